@@ -1,0 +1,2 @@
+#include <libavformat/avformat.h>
+#include <libavformat/avio.h>

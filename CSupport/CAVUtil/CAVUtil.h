@@ -1,0 +1,9 @@
+#include <libavutil/avutil.h>
+#include <libavutil/aes.h>
+#include <libavutil/dict.h>
+#include <libavutil/error.h>
+#include <libavutil/frame.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/md5.h>
+#include <libavutil/mem.h>
+#include <libavutil/pixdesc.h>

@@ -1,0 +1,74 @@
+# Reel: `make demo` and `make test` work on a fresh Debian machine with the Swift toolchain.
+# Each target first installs the Debian packages that are missing (and only those).
+
+SWIFT ?= swift
+APT_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libcurl4-openssl-dev \
+                pkg-config libsqlite3-dev libxml2 ffmpeg chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build release test tsan demo bench report-png clean
+
+## deps: install the missing Debian packages (skipped when all are present).
+deps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing missing packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+## test: build everything and run every test, then the concurrency tests under the thread sanitizer.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory tsan
+
+## tsan: the decoder pool, player, play arbiter, prefetcher, cache and transfer engine tests under the thread sanitizer, built in a
+## folder of their own (.build-tsan) so the normal build stays as it is.
+TSAN_FILTER := DecoderPool|Player|BufferPolicy|PlayArbiter|PrefetchPolicy|Prefetcher|CacheDataSource|TransferEngine
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+
+## demo: build and run the main job on the bundled samples.
+demo: release
+	.build/release/reel demo
+
+## bench: run the benchmarks (the Benchmarks/ package) in release mode and print their tables.
+BENCH_FILTER ?= .*
+bench: deps
+	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --filter '$(BENCH_FILTER)'
+
+## report-png: draw a session report with headless Chromium into a PNG, the check that it renders
+## in a real browser. REPORT=page.html (default report.html), or EVENTS=run.jsonl [SUMMARY=run.json]
+## to write that page first (REPORT_ARGS="..." passes anything else to reel feed report);
+## PNG=out.png (default: the page's name), REPORT_SIZE=width,height of the window (default 1240,3400).
+REPORT ?= report.html
+PNG ?= $(basename $(REPORT)).png
+REPORT_SIZE ?= 1240,3400
+CHROMIUM ?= chromium
+
+report-png: build
+	@if [ -n "$(EVENTS)$(REPORT_ARGS)" ]; then \
+	  .build/debug/reel feed report $(if $(EVENTS),--events "$(EVENTS)") $(if $(SUMMARY),--summary "$(SUMMARY)") \
+	    $(REPORT_ARGS) --output "$(REPORT)" || exit $$?; \
+	fi
+	@[ -f "$(REPORT)" ] || { echo "make report-png: no $(REPORT): give REPORT=page.html, or EVENTS=run.jsonl to write it"; exit 2; }
+	@profile=$$(mktemp -d); \
+	$(CHROMIUM) --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --no-first-run \
+	  --user-data-dir="$$profile" --window-size=$(REPORT_SIZE) --screenshot="$(abspath $(PNG))" \
+	  "file://$(abspath $(REPORT))" >"$$profile/chromium.log" 2>&1; \
+	status=$$?; \
+	if [ $$status -ne 0 ] || [ ! -s "$(PNG)" ]; then tail -5 "$$profile/chromium.log"; rm -rf "$$profile"; exit 1; fi; \
+	rm -rf "$$profile"; echo "wrote $(PNG) ($(REPORT_SIZE)) from $(REPORT)"
+
+clean:
+	rm -rf .build .build-tsan

@@ -1,0 +1,64 @@
+import Foundation
+import ReelCore
+
+extension SessionSummary {
+    /// A table for people: one row per figure, one column per run, and `b/a` for two runs.
+    public static func table(_ runs: [(title: String, summary: SessionSummary)]) -> String {
+        typealias Row = (name: String, value: (SessionSummary) -> Double, text: (Double) -> String)
+        let count: (Double) -> String = { String(Int($0.rounded())) }
+        let ms: (Double) -> String = { String(format: $0 < 10 ? "%.2f ms" : "%.1f ms", $0) }
+        let percent: (Double) -> String = { String(format: "%.1f %%", $0 * 100) }
+        let bytes: (Double) -> String = { Self.bytesText($0) }
+        let rows: [Row] = [
+            ("plays", { Double($0.plays) }, count),
+            ("TTFF p50", { $0.ttffMs.p50 }, ms),
+            ("TTFF p95", { $0.ttffMs.p95 }, ms),
+            ("TTFF max", { $0.ttffMs.max }, ms),
+            ("started within 50 ms", { $0.startedWithin50msRatio }, percent),
+            ("stalls", { Double($0.stallCount) }, count),
+            ("stalled time", { $0.stallTotalMs }, ms),
+            ("frames", { Double($0.frames) }, count),
+            ("CDN requests", { Double($0.cdnRequests) }, count),
+            ("CDN bytes", { Double($0.cdnBytes) }, bytes),
+            ("bytes played", { Double($0.bytesPlayed) }, bytes),
+            ("CDN bytes / bytes played", { $0.bytesPlayed == 0 ? 0 : Double($0.cdnBytes) / Double($0.bytesPlayed) }, { String(format: "%.2f", $0) }),
+            ("cache hit ratio", { $0.cacheHitRatio }, percent),
+            ("prefetch fetched", { Double($0.prefetchFetchedBytes) }, bytes),
+            ("prefetch used", { Double($0.prefetchUsedBytes) }, bytes),
+            ("prefetch wasted", { Double($0.prefetchWastedBytes) }, bytes),
+            ("decoders created", { Double($0.decodersCreated) }, count),
+            ("decoders reused", { Double($0.decodersReused) }, count),
+            ("peak RSS", { $0.peakRSSMB }, { String(format: "%.1f MB", $0) }),
+            ("errors", { Double($0.errors) }, count),
+        ]
+        var header = [""] + runs.map(\.title)
+        if runs.count == 2 { header.append("b/a") }
+        var table = [header]
+        for row in rows {
+            var line = [row.name] + runs.map { row.text(row.value($0.summary)) }
+            if runs.count == 2 {
+                let (x, y) = (row.value(runs[0].summary), row.value(runs[1].summary))
+                line.append(x == 0 ? "-" : String(format: "%.2f", y / x))
+            }
+            table.append(line)
+        }
+        let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        return table.map { line in
+            line.enumerated().map { column, cell in
+                column == 0 ? cell.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+                            : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "   ")
+        }.joined(separator: "\n")
+    }
+
+    /// Bytes in decimal units for people.
+    static func bytesText(_ value: Double) -> String {
+        let units = ["B", "KB", "MB", "GB"]
+        var amount = value, unit = 0
+        while amount >= 1000 && unit < units.count - 1 {
+            amount /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(Int(value)) B" : String(format: "%.1f %@", amount, units[unit])
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import ReelNet
+import ReelServer
+
+/// Runs one feed session end to end, as `reel feed run` does: the CDN simulator serving a folder
+/// (or a server at a base URL), a fresh disk cache in a temporary folder (deleted afterwards), one
+/// transfer engine, the session; then the simulator's bill for the run.
+public enum FeedRun {
+    /// Runs `request` with `config`; `title` names the run in reports.
+    public static func run(_ request: FeedRunRequest, config: ReelConfig, title: String) async throws -> FeedRunResult {
+        switch request.origin {
+        case .serve(let folder, let profile):
+            return try await withServer(CDNServerConfiguration(root: folder, profile: profile)) { server in
+                try await run(request, config: config, title: title, baseURL: server.baseURL, server: server)
+            }
+        case .simulator(let server):
+            return try await run(request, config: config, title: title, baseURL: server.baseURL, server: server)
+        case .remote(let baseURL):
+            return try await run(request, config: config, title: title, baseURL: baseURL, server: nil)
+        }
+    }
+
+    private static func run(_ request: FeedRunRequest, config: ReelConfig, title: String, baseURL: URL,
+                            server: CDNServer?) async throws -> FeedRunResult {
+        let engine = TransferEngine(options: NetworkOptions(config.network))
+        let network = URLDataSourceFactory(engine: engine, allowLocalFiles: false)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-feed-\(UUID().uuidString)")
+        var cache: Cache?
+        do {
+            // A simulator handed over (tests) is known to run, and its bill stays the run's alone.
+            if request.origin.isRunningSimulator == false {
+                try await preflight(request, baseURL: baseURL, network: network)
+            }
+            if config.cache.enabled {
+                let maxBytes = Int64(config.cache.maxBytes)
+                cache = try await BlockingWork.run(name: "reel.cache.open") {
+                    try Cache.openOrThrow(directory: folder, maxBytes: maxBytes)
+                }
+            }
+        } catch {
+            await shutDown(engine: engine, cache: nil, folder: folder)
+            throw error
+        }
+        // The preflight's request is not the session's.
+        let before = server?.bill()
+        let cacheFactory = cache.map { CacheDataSourceFactory(cache: $0, upstream: network, origin: .playback) }
+        let setup = SessionSetup(config: config, catalog: request.catalog, trace: request.trace, baseURL: baseURL,
+                                 screen: request.screen, factory: cacheFactory ?? network, cacheFactory: cacheFactory)
+        let outcome = await FeedSession(setup: setup).run()
+        await shutDown(engine: engine, cache: cache, folder: folder)
+
+        var summary = outcome.summary
+        var bill: CDNBill?
+        if let server, let before {
+            let after = await quietBill(server)
+            var delta = after
+            delta.requests -= before.requests
+            delta.bodyBytes -= before.bodyBytes
+            delta.connections -= before.connections
+            bill = delta
+            summary.cdnRequests = delta.requests
+            summary.cdnBytes = Int64(delta.bodyBytes)
+        }
+        return FeedRunResult(title: title, events: outcome.events, summary: summary, players: outcome.players,
+                             warnings: outcome.warnings, bill: bill)
+    }
+
+    /// Fetches the catalog's first video's entry point, so an unreachable server or a folder
+    /// without the catalog's streams fails at once with one error instead of a session of errors.
+    private static func preflight(_ request: FeedRunRequest, baseURL: URL, network: URLDataSourceFactory) async throws {
+        guard let first = request.catalog.entries.first else { return }
+        guard let url = URL(string: first.url, relativeTo: baseURL)?.absoluteURL else {
+            throw ReelError(.invalidCatalog, "the catalog's first video URL '\(first.url)' is not a URL")
+        }
+        do {
+            _ = try await BlockingWork.run(name: "reel.feed.preflight") {
+                try network.fetch(DataSpec(url: url, kind: .playlist), limit: 32 << 20)
+            }
+        } catch let error as ReelError {
+            throw ReelError(error.code, "cannot read the feed's first video from \(baseURL.absoluteString): \(error.message)", cause: error.cause)
+        }
+    }
+
+    /// Stops the transfer engine and closes the cache (both block, so on threads of their own),
+    /// then deletes the cache folder.
+    private static func shutDown(engine: TransferEngine, cache: Cache?, folder: URL) async {
+        _ = try? await BlockingWork.run(name: "reel.feed.shutdown") {
+            cache?.close()
+            engine.shutdown()
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// The bill once every connection of the run is closed (the engine closed them; the
+    /// simulator notices within milliseconds), so bytes of the last transfers are in it.
+    private static func quietBill(_ server: CDNServer) async -> CDNBill {
+        let deadline = ContinuousClock.now + .seconds(2)
+        var bill = server.bill()
+        while bill.openConnections > 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+            bill = server.bill()
+        }
+        return bill
+    }
+}

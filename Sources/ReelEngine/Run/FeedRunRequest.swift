@@ -1,0 +1,17 @@
+import ReelCore
+
+/// What `FeedRun` runs: the catalog, the scroll trace, where the streams come from and the screen.
+public struct FeedRunRequest: Sendable {
+    public var catalog: FeedCatalog
+    public var trace: ScrollTrace
+    public var origin: FeedOrigin
+    /// The screen in points (default: `device.screenWidth` x `device.screenHeight`).
+    public var screen: Size?
+
+    public init(catalog: FeedCatalog, trace: ScrollTrace, origin: FeedOrigin, screen: Size? = nil) {
+        self.catalog = catalog
+        self.trace = trace
+        self.origin = origin
+        self.screen = screen
+    }
+}

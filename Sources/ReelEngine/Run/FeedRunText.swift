@@ -1,0 +1,31 @@
+import Foundation
+import ReelCore
+import ReelServer
+
+/// The lines `reel feed run` and `reel demo` print above the summary table.
+public enum FeedRunText {
+    /// What ran against what: the trace's length and the origin, then one line per run with its
+    /// events and the simulator's bill.
+    public static func header(_ request: FeedRunRequest, runs: [FeedRunResult]) -> String {
+        let length = request.trace.samples.last?.time ?? 0
+        var lines = ["Trace: \(request.trace.samples.count) samples over \(String(format: "%.1f", length)) s, \(request.origin.description)"]
+        for run in runs {
+            var line = "\(run.title): \(run.events.count) events"
+            if let bill = run.bill {
+                line += "; CDN bill \(bill.requests) requests, \(SessionSummary.bytesText(Double(bill.bodyBytes))), peak \(bill.peakConcurrentConnections) connections"
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension FeedOrigin: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .serve(let folder, let profile): "serving \(folder.path) with the CDN simulator (\(profile))"
+        case .remote(let url): "against \(url.absoluteString)"
+        case .simulator(let server): "against the CDN simulator at \(server.baseURL.absoluteString) (\(server.profile))"
+        }
+    }
+}

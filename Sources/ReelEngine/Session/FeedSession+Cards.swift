@@ -1,0 +1,174 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import ReelNet
+
+/// What a card's visibility asks of the session: a thumbnail when it comes near, prefetch while
+/// it is in the prefetch range, a player while it is mounted, and the arbiter's opinion.
+extension FeedSession {
+    func transitioned(_ transition: VisibilityTransition) async {
+        emit(.visibility(card: transition.cardID, from: transition.from, to: transition.to))
+        let id = transition.cardID
+        register(transition.card)
+        cards[id]?.state = transition.to
+        guard let card = cards[id] else { return }
+        if transition.to != .idle && !card.thumbnailRequested { requestThumbnail(id) }
+        if transition.to == .prefetch { await requestPrefetch(id) }
+        // Low-end devices mount a player only for the card a user plays (see `grant`).
+        if transition.to.isMounted, card.player == nil, card.video != nil, !isLowEnd, !closing {
+            mount(id)
+        }
+        if let event = PlayEvent(transition) {
+            await perform(await arbiter.handle(event))
+        }
+        if !transition.to.isMounted, cards[id]?.player != nil {
+            unmount(id)
+        }
+        // Out of the prefetch and keep ranges: what prefetch still does for the card is waste.
+        if transition.to == .idle, cards[id]?.prefetchRequested == true {
+            cards[id]?.prefetchRequested = false
+            await prefetch.cancel(card: id)
+        }
+    }
+
+    /// Knows the card at `ref` from now on (its ids, type and video URL).
+    @discardableResult
+    func register(_ ref: CardRef) -> SessionCard? {
+        let model = controller.model
+        guard model.items.indices.contains(ref.widget) else { return nil }
+        let (id, widgetID, type) = model.describe(ref)
+        if cards[id] != nil {
+            cards[id]?.ref = ref
+            return cards[id]
+        }
+        let video = model.video(of: ref).flatMap { setup.resolve($0.url) }
+        let card = SessionCard(ref: ref, id: id, widgetID: widgetID, type: type, video: video)
+        cards[id] = card
+        return card
+    }
+
+    /// A page arrived: its videos not yet near and within `prefetch.pageScreens` screens below
+    /// the viewport are asked for in the `page` category, nearest first (entering the prefetch
+    /// range later moves them up to `imminent` or `nearby`).
+    func pageLoaded(_ widgets: [Int]) async {
+        guard prefetch.isEnabled else { return }
+        let layout = controller.layout, height = layout.viewport.height
+        let bottom = controller.visibility.offset + height, reach = setup.config.prefetch.pageScreens * height
+        for widget in widgets {
+            for slot in controller.model.items[widget].cards.indices {
+                let ref = CardRef(widget: widget, slot: slot)
+                guard let card = register(ref), let video = card.video, card.state == .idle, !card.prefetchRequested,
+                      let number = layout.cardNumber(ref) else { continue }
+                let distance = max(0, layout.cardRects[number].minY - bottom)
+                guard distance <= reach else { continue }
+                cards[card.id]?.prefetchRequested = true
+                await prefetch.request(card: card.id, video: video, category: .page, rank: Int(distance.rounded()))
+            }
+        }
+    }
+
+    func tapped(_ cardID: String, _ ref: CardRef?) async {
+        guard let ref, let card = register(ref), let playCard = card.playCard else { return }
+        await perform(await arbiter.handle(PlayEvent(time: controllerTime, kind: .userPlay, card: playCard)))
+    }
+
+    // MARK: - Players
+
+    /// Attaches a player to the card and prepares it (opens the input, takes a decoder, buffers).
+    func mount(_ id: String) {
+        guard let card = cards[id], let video = card.video, card.player == nil else { return }
+        nextPlayer += 1
+        let instance = nextPlayer
+        let sink = self.sink
+        let factory = ReportingDataSourceFactory(base: setup.factory, origin: .playback, card: id, player: instance) {
+            sink.yield(.fetch($0))
+        }
+        let player = Player(card: id, input: video, factory: factory, pool: pool, options: playerOptions)
+        players[instance] = SessionPlayer(card: id, player: player)
+        cards[id]?.player = instance
+        emit(.mount(card: id))
+        tasks.append(Task {
+            for await event in player.events { sink.yield(.player(instance, event)) }
+        })
+        player.prepare()
+    }
+
+    /// Detaches the card's player: it stops (input closed, decoder back to the pool) on its own
+    /// time and reports when done.
+    func unmount(_ id: String) {
+        guard let instance = cards[id]?.player, let player = players[instance]?.player else { return }
+        cards[id]?.player = nil
+        cards[id]?.playing = false
+        emit(.unmount(card: id))
+        let sink = self.sink
+        tasks.append(Task {
+            let report = await player.stop()
+            sink.yield(.stopped(instance, report))
+        })
+    }
+
+    // MARK: - Thumbnails
+
+    /// Fetches the card's thumbnail (a merch card's image) through the cache, once.
+    func requestThumbnail(_ id: String) {
+        cards[id]?.thumbnailRequested = true
+        guard let card = cards[id], let url = thumbnailURL(card) else { return }
+        let sink = self.sink
+        let factory = ReportingDataSourceFactory(base: setup.factory, origin: .thumbnail, card: id, player: nil) {
+            sink.yield(.fetch($0))
+        }
+        tasks.append(Task {
+            do {
+                _ = try await BlockingWork.run(name: "reel.session.thumbnail") {
+                    try factory.fetch(DataSpec(url: url, kind: .image), limit: 16 << 20)
+                }
+            } catch {
+                let reason = (error as? ReelError)?.description ?? "\(error)"
+                sink.yield(.failure(card: id, message: "thumbnail '\(url.absoluteString)': \(reason)"))
+            }
+        })
+    }
+
+    /// The thumbnail of a video card sized to its laid-out rect in pixels, or a merch card's image.
+    func thumbnailURL(_ card: SessionCard) -> URL? {
+        let model = controller.model, layout = controller.layout
+        guard model.items.indices.contains(card.ref.widget) else { return nil }
+        if case .merch(let merch)? = model.items[card.ref.widget].content { return setup.resolve(merch.imageURL) }
+        guard let video = model.video(of: card.ref), let number = layout.cardNumber(card.ref) else { return nil }
+        let rect = layout.cardRects[number], scale = setup.config.device.scale
+        let text = video.thumbnailURL(width: Int((rect.width * scale).rounded()), height: Int((rect.height * scale).rounded()),
+                                      quality: setup.config.feed.thumbnailQuality)
+        return text.isEmpty ? nil : setup.resolve(text)
+    }
+
+    // MARK: - Prefetch
+
+    /// Asks the prefetcher for a card entering the prefetch range: `imminent` when it starts
+    /// within a screen past the viewport's leading edge, `nearby` farther; ranked by distance.
+    func requestPrefetch(_ id: String) async {
+        guard let card = cards[id], let video = card.video, prefetch.isEnabled else { return }
+        let layout = controller.layout
+        guard let number = layout.cardNumber(card.ref) else { return }
+        let rect = layout.cardRects[number]
+        let top = controller.visibility.offset, height = layout.viewport.height
+        let distance = controller.visibility.direction == .down ? rect.minY - (top + height) : top - rect.maxY
+        let category: SessionPrefetch.Category = distance <= height ? .imminent : .nearby
+        cards[id]?.prefetchRequested = true
+        await prefetch.request(card: id, video: video, category: category, rank: Int(max(0, distance).rounded()))
+    }
+
+    func prefetchReported(_ event: SessionPrefetch.Event) {
+        switch event {
+        case .queued(let url, let card, let category): emit(.prefetchQueued(url: url, card: card, category: category.rawValue))
+        case .started(let url): emit(.prefetchStarted(url: url))
+        case .done(let url, let bytes): emit(.prefetchDone(url: url, bytes: bytes))
+        case .cancelled(let url, let bytes): emit(.prefetchCancelled(url: url, bytes: bytes))
+        case .fetched(let card, let items):
+            for item in items {
+                emit(.fetch(url: item.url, bytes: item.bytes, cacheHit: item.alreadyCached, origin: .prefetch, card: card))
+            }
+        case .failed(let url, let card, let message):
+            emit(.error(card: card, message: "prefetch of '\(url)' failed: \(message)"))
+        }
+    }
+}

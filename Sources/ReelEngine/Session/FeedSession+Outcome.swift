@@ -1,0 +1,39 @@
+import ReelCore
+import ReelMedia
+import ReelNet
+
+extension FeedSession {
+    /// The events and the summary: counted from the events (plays, TTFF, stalls, errors), the
+    /// players' reports (frames), the reads (bytes played, cache hits), the prefetch ledger, the
+    /// decoder pool and the memory samples. The CDN's bill is for whoever ran the CDN to add.
+    func outcome() async -> SessionOutcome {
+        var summary = SessionSummary(events: events)
+        let reports = players.keys.sorted().compactMap { players[$0]?.report }
+        summary.frames = reports.reduce(0) { $0 + $1.frames }
+        var read: Int64 = 0, fromCache: Int64 = 0, networkRequests = 0, networkBytes: Int64 = 0
+        for fetch in fetches {
+            let metrics = fetch.metrics
+            read += metrics.bytes
+            fromCache += min(metrics.cacheHitBytes, metrics.bytes)
+            if metrics.bytes > metrics.cacheHitBytes || !metrics.cacheHit {
+                networkRequests += 1
+                networkBytes += metrics.bytes - metrics.cacheHitBytes
+            }
+            if fetch.origin == .playback, let instance = fetch.player, players[instance]?.played == true {
+                summary.bytesPlayed += metrics.bytes
+            }
+        }
+        summary.cacheHitRatio = read == 0 ? 0 : Double(fromCache) / Double(read)
+        summary.prefetchFetchedBytes = prefetchLedger.fetchedBytes
+        summary.prefetchUsedBytes = prefetchLedger.usedBytes
+        summary.prefetchWastedBytes = prefetchLedger.wastedBytes
+        let pool = await self.pool.statistics
+        summary.decodersCreated = pool.created
+        summary.decodersReused = pool.reused
+        summary.peakRSSMB = peakRSSMB
+        summary.cdnRequests = networkRequests
+        summary.cdnBytes = networkBytes
+        return SessionOutcome(events: events, summary: summary, players: reports, warnings: warnings,
+                              networkRequests: networkRequests, networkBytes: networkBytes)
+    }
+}

@@ -1,0 +1,10 @@
+import ReelMedia
+
+/// One player instance of a feed session: the card it was mounted for, whether it was ever told
+/// to play (its reads then count as bytes played) and its report once stopped.
+struct SessionPlayer: Sendable {
+    let card: String
+    let player: Player
+    var played = false
+    var report: PlayerReport?
+}

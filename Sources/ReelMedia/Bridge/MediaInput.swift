@@ -1,0 +1,146 @@
+import CAVCodec
+import CAVFormat
+import CAVUtil
+import CReelShims
+import Foundation
+import ReelCore
+import ReelNet
+
+/// A demuxer reading through Reel's data sources: the top-level input is an `AVIOContext` Reel
+/// opened itself, and every nested open goes through the `InputBridge`. The corresponding C type
+/// is `AVFormatContext`.
+final class MediaInput {
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private var topLevel: UnsafeMutablePointer<AVIOContext>?
+    let bridge: InputBridge
+    let url: String
+
+    /// A stream as the player sees it, copied out of FFmpeg.
+    struct Stream {
+        var index: Int
+        var format: StreamFormat
+        var timeBase: AVRational
+        var parameters: UnsafePointer<AVCodecParameters>
+        var averageFrameRate: Double?
+    }
+
+    /// Opens `url` with `top` as its top-level bytes. `formatName` skips probing when known
+    /// ("hls" for playlists). The corresponding C function is `avformat_open_input`.
+    init(url: String, top: SourceIO, formatName: String?, options: DemuxOptions, bridge: InputBridge) throws {
+        self.bridge = bridge
+        self.url = url
+        guard let context = avformat_alloc_context(), let avio = top.makeContext() else {
+            throw ReelError(.internalFailure, "cannot allocate a demuxer for '\(url)'")
+        }
+        topLevel = avio
+        context.pointee.pb = avio
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        context.pointee.opaque = Unmanaged.passUnretained(bridge).toOpaque()
+        context.pointee.interrupt_callback.callback = bridgeInterrupt
+        context.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(bridge.cancellation).toOpaque()
+        context.pointee.probesize = Int64(max(options.probeSizeBytes, 32))
+        context.pointee.max_analyze_duration = Int64(options.analyzeDurationMs) * 1000
+        // Only http(s) (and files for a local input) reach `io_open`; FFmpeg's own list is empty of
+        // everything else as a second line of defence.
+        context.pointee.protocol_whitelist = av_strdup(bridge.policy.allowLocalFiles ? "file,http,https,crypto" : "http,https,crypto")
+        reel_shim_set_io_hooks(context, bridgeIOOpen, bridgeIOClose)
+
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        if formatName == "hls" {
+            // The keep-alive path of the HLS demuxer asserts on custom IO; Reel pools connections itself.
+            av_dict_set(&dictionary, "http_persistent", "0", 0)
+            av_dict_set(&dictionary, "http_multiple", "0", 0)
+            av_dict_set(&dictionary, "allowed_extensions", "ALL", 0)
+        }
+        let inputFormat = formatName.flatMap { av_find_input_format($0) }
+        var opened: UnsafeMutablePointer<AVFormatContext>? = context
+        let status = avformat_open_input(&opened, url, inputFormat, &dictionary)
+        if status < 0 {
+            // avformat_open_input frees the context on failure; the custom top-level IO is ours.
+            SourceIO.free(topLevel)
+            topLevel = nil
+            throw Self.failure(bridge: bridge, url: url, status: status, during: "opening")
+        }
+        self.context = opened
+    }
+
+    deinit { close() }
+
+    /// Closes the demuxer and every input it opened, so their requests reach the log before a
+    /// report is made; safe to call more than once. Streams read before become invalid.
+    /// The corresponding C function is `avformat_close_input`.
+    func close() {
+        if context != nil { avformat_close_input(&context) }
+        SourceIO.free(topLevel)
+        topLevel = nil
+    }
+
+    /// Probes stream parameters. The corresponding C function is `avformat_find_stream_info`.
+    func findStreamInfo() throws {
+        let status = avformat_find_stream_info(context, nil)
+        if status < 0 { throw Self.failure(bridge: bridge, url: url, status: status, during: "probing") }
+    }
+
+    var streams: [Stream] {
+        guard let context else { return [] }
+        return (0..<Int(context.pointee.nb_streams)).compactMap { index in
+            guard let stream = context.pointee.streams[index], let parameters = stream.pointee.codecpar else { return nil }
+            let rate = stream.pointee.avg_frame_rate
+            return Stream(
+                index: index, format: Decoder.format(of: parameters), timeBase: stream.pointee.time_base,
+                parameters: UnsafePointer(parameters),
+                averageFrameRate: rate.den > 0 && rate.num > 0 ? Double(rate.num) / Double(rate.den) : nil)
+        }
+    }
+
+    /// The stream FFmpeg ranks best for a media type. The corresponding C function is `av_find_best_stream`.
+    func bestStream(_ type: AVMediaType) -> Int? {
+        let index = av_find_best_stream(context, type, -1, -1, nil, 0)
+        return index >= 0 ? Int(index) : nil
+    }
+
+    /// The first stream of a media type. `av_find_best_stream` skips audio whose sample rate is
+    /// not known yet (no stream-info probe); its decoder learns it from the first ADTS header.
+    func firstStream(_ type: StreamFormat.MediaType) -> Int? {
+        streams.first { $0.format.mediaType == type }?.index
+    }
+
+    /// Tells the demuxer to drop every stream but `keep` (an HLS demuxer then skips their playlists).
+    func discardAll(except keep: Set<Int>) {
+        guard let context else { return }
+        for index in 0..<Int(context.pointee.nb_streams) where !keep.contains(index) {
+            context.pointee.streams[index]?.pointee.discard = AVDISCARD_ALL
+        }
+    }
+
+    enum ReadResult: Equatable {
+        case packet
+        case endOfStream
+        /// A read failed; the caller counts it and may read on (mid-stream corruption).
+        case failed(Int32)
+    }
+
+    /// Reads the next packet. The corresponding C function is `av_read_frame`.
+    func read(into packet: Packet) throws -> ReadResult {
+        let status = av_read_frame(context, packet.pointer)
+        if status >= 0 { return .packet }
+        if status == AVErrorCode.endOfFile.rawValue { return .endOfStream }
+        if status == AVErrorCode.exit.rawValue || bridge.cancellation.isCancelled {
+            throw ReelError(.cancelled, "playback of '\(url)' cancelled")
+        }
+        if status == AVErrorCode.tryAgain.rawValue { return .failed(status) }
+        return .failed(status)
+    }
+
+    /// The most telling error for a failed FFmpeg call: the bridge's own (HTTP 404 on a URL, a
+    /// refused scheme) when it has one, else FFmpeg's code.
+    static func failure(bridge: InputBridge, url: String, status: Int32, during step: String) -> ReelError {
+        if let cause = bridge.errors.last {
+            return cause
+        }
+        if status == AVErrorCode.exit.rawValue { return ReelError(.cancelled, "\(step) '\(url)' cancelled") }
+        let code: ReelError.Code = status == AVErrorCode.invalidData.rawValue ? .openFailed : .demuxFailed
+        return ReelError(code, "\(step) '\(url)' failed: \(AVErrorCode(status))", cause: AVErrorCode(status))
+    }
+}

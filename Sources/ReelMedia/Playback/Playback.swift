@@ -1,0 +1,141 @@
+import CAVCodec
+import CAVFormat
+import CAVUtil
+import Foundation
+import ReelCore
+import ReelNet
+
+/// Plays one input headlessly from start to end (or to `maxFrames`): resolve the input, open the
+/// demuxer through Reel's data sources, decode video (and audio), hand frames to the renderer,
+/// and measure TTFF with its phases. All of it runs on a thread of its own, never on the
+/// cooperative pool.
+public actor Playback {
+    private let executor: DedicatedThreadExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    public nonisolated let request: PlaybackRequest
+    public nonisolated let cancellation = Cancellation()
+    private let factory: any DataSourceFactory
+    private let clock: any FrameClock
+    private let onFrameHash: (@Sendable (FrameHash) -> Void)?
+
+    /// `factory` makes every data source the playback opens (network, cache, files).
+    public init(request: PlaybackRequest, factory: any DataSourceFactory, clock: any FrameClock = MonotonicFrameClock(),
+                onFrameHash: (@Sendable (FrameHash) -> Void)? = nil) {
+        self.request = request
+        self.factory = factory
+        self.clock = clock
+        self.onFrameHash = onFrameHash
+        self.executor = DedicatedThreadExecutor(name: "reel.playback")
+    }
+
+    deinit { executor.shutdown() }
+
+    /// Stops the playback as soon as possible; `run` then throws `.cancelled`.
+    public nonisolated func cancel() { cancellation.cancel() }
+
+    public func run() throws -> PlaybackReport {
+        let ffmpegLog = FFmpegLog()
+        var report = try ffmpegLog.capture { try play() }
+        report.errors += ffmpegLog.lines
+        return report
+    }
+
+    private func play() throws -> PlaybackReport {
+        let log = RequestLog()
+        var timeline = TTFFTimeline()
+        let opener = MediaOpener(
+            factory: factory, cancellation: cancellation, log: log, constraints: request.constraints,
+            demux: request.demux, includeAudio: request.decodeAudio)
+        let media = try opener.open(request.input, timeline: &timeline)
+
+        // Codec open.
+        let video = try Decoder(parameters: media.videoParameters, timeBase: media.video.timeBase, threads: request.threads)
+        var audio: Decoder?
+        if let stream = media.audio {
+            audio = try? Decoder(parameters: stream.parameters, timeBase: stream.timeBase, threads: 1)
+        }
+        let audioIndex = audio == nil ? nil : media.audio?.index
+        media.input.discardAll(except: Set([media.video.index] + (audioIndex.map { [$0] } ?? [])))
+        timeline.codecOpenDone = .now
+        let codecOpened = ContinuousClock.now
+
+        // Decode.
+        let renderer = HeadlessRenderer(mode: request.mode, clock: clock, interval: media.frameInterval)
+        var core = DecodeCore(
+            timeBase: media.video.timeBase, maxFrames: request.maxFrames, hashes: request.frameHashes,
+            thumbnailPath: request.thumbnailPath, onFrameHash: onFrameHash)
+        var reader = PacketReader(media)
+        do {
+            try decodeLoop(reader: &reader, video: video, videoIndex: media.video.index, audio: audio,
+                           audioIndex: audioIndex, renderer: renderer, core: &core)
+        } catch {
+            renderer.stop()
+            throw error
+        }
+        timeline.firstFrame = core.firstFrameAt
+        let render = renderer.finish()
+        // Transfers still open (a segment cut short by --frames) are logged as they close.
+        media.input.close()
+        if core.frames == 0 {
+            let cause = media.bridge.errors.last.map { ": \($0.description)" } ?? ""
+            throw ReelError(.decodeFailed, "no video frame could be decoded from '\(request.input.absoluteString)'\(cause)")
+        }
+        let phases = timeline.breakdown
+        let wallMs = (ContinuousClock.now - timeline.began).milliseconds
+        let network = log.summary
+        let firstRequest = network.first.map {
+            PlaybackReport.FirstRequest(url: $0.url, dnsMs: $0.dnsMs, connectMs: $0.connectMs, tlsMs: $0.tlsMs,
+                                        firstByteMs: $0.firstByteMs, totalMs: $0.totalMs, reusedConnection: $0.reusedConnection)
+        }
+        let fps: Double = request.mode == .fast
+            ? Double(core.frames) / max(0.001, (ContinuousClock.now - codecOpened).seconds)
+            : renderer.framesPerSecond ?? 0
+        return PlaybackReport(
+            url: request.input.absoluteString,
+            variant: media.resolved.variant?.absoluteString,
+            rendition: media.resolved.rendition,
+            ttffMs: phases.totalMs,
+            phases: .init(manifestMs: phases.manifestMs, openMs: phases.openMs, probeMs: phases.probeMs,
+                          codecOpenMs: phases.codecOpenMs, firstFrameMs: phases.firstFrameMs),
+            network: .init(
+                requests: network.requests, bytes: network.bytes, cacheHitBytes: network.cacheHitBytes,
+                firstRequest: firstRequest,
+                perRequest: log.all.map {
+                    .init(url: $0.url, kind: $0.kind.rawValue, bytes: $0.bytes, cacheHit: $0.cacheHit,
+                          status: $0.httpStatus, totalMs: $0.totalMs, reusedConnection: $0.reusedConnection)
+                }),
+            video: .init(
+                codec: video.format.codec, width: core.firstSize?.width ?? video.format.width,
+                height: core.firstSize?.height ?? video.format.height, frames: core.frames, fps: fps,
+                decodeMs: .init(Distribution(core.decodeMs)), late: render.late, dropped: render.dropped,
+                stalls: render.stalls, stallMs: render.stallTime.milliseconds,
+                resolutionChanges: core.resolutionChanges, corruptPackets: reader.corruptPackets,
+                decodeErrors: core.decodeErrors, mediaSeconds: core.mediaSeconds),
+            audio: audio.map { .init(codec: $0.format.codec, frames: core.audioFrames) },
+            errors: media.bridge.errors.map(\.description) + core.notes.items,
+            wallMs: wallMs)
+    }
+
+    /// Reads packets and decodes them on this thread until the end, `maxFrames`, or cancellation.
+    private func decodeLoop(reader: inout PacketReader, video: Decoder, videoIndex: Int, audio: Decoder?,
+                            audioIndex: Int?, renderer: HeadlessRenderer, core: inout DecodeCore) throws {
+        let packet = Packet()
+        reading: while true {
+            if cancellation.isCancelled { throw ReelError(.cancelled, "playback of '\(request.input.absoluteString)' cancelled") }
+            switch try reader.read(into: packet, notes: &core.notes) {
+            case .endOfStream: break reading
+            case .skipped: continue
+            case .packet: break
+            }
+            defer { packet.unref() }
+            if packet.streamIndex == videoIndex {
+                guard try core.decodeVideo(packet, with: video, renderer: renderer) else { return }
+            } else if packet.streamIndex == audioIndex, let audio {
+                core.decodeAudio(packet, with: audio)
+            }
+        }
+        _ = try core.decodeVideo(nil, with: video, renderer: renderer)
+        if let audio { core.decodeAudio(nil, with: audio) }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import ReelNet
+
+/// What to play and how: the input, pacing, how many frames, decoder threads, probe settings,
+/// and the optional per-frame hashes and first-frame thumbnail.
+public struct PlaybackRequest: Sendable {
+    public var input: URL
+    public var mode: HeadlessRenderer.Mode = .realTime
+    /// Stop after this many video frames (nil: play to the end).
+    public var maxFrames: Int?
+    /// Decoder threads (0: FFmpeg picks).
+    public var threads: Int = 1
+    public var demux = DemuxOptions()
+    /// Hash every decoded video frame (the `ffmpeg -f framemd5` hash).
+    public var frameHashes = false
+    /// Write the first frame here as PNG.
+    public var thumbnailPath: String?
+    /// Decode the audio stream too, when there is one.
+    public var decodeAudio = true
+    /// What the device can show and afford: picks the variant (shared with prefetch).
+    public var constraints = PlaybackConstraints()
+
+    public init(input: URL) { self.input = input }
+}
+
+/// One decoded video frame's hash line: `<index>, <pts>, <md5>` with pts in the stream's time base.
+public struct FrameHash: Sendable, Hashable {
+    public var index: Int
+    public var pts: Int64
+    public var md5: String
+}

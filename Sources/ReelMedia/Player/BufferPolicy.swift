@@ -1,0 +1,43 @@
+import ReelCore
+
+/// When a player's demuxer reads ahead and when it rests, and when a player that ran dry may go
+/// on: a small load control (ExoPlayer's `DefaultLoadControl` in miniature) fed its parameters.
+///
+/// The demuxer reads until `maxBuffer` of media waits ahead of the renderer (the high watermark),
+/// rests until the buffer falls below `minBuffer` (the low watermark), and never queues more than
+/// `maxPackets` packets whatever their timestamps say. A player that ran out of media while
+/// playing waits for `rebuffer` of it (or the end) before it goes on, so it does not flap.
+public struct BufferPolicy: Sendable, Hashable {
+    public var maxBuffer: Duration
+    public var minBuffer: Duration
+    public var rebuffer: Duration
+    public var maxPackets: Int
+
+    public init(maxBuffer: Duration = .seconds(3), minBuffer: Duration = .milliseconds(1500),
+                rebuffer: Duration = .seconds(1), maxPackets: Int = 1024) {
+        self.maxBuffer = maxBuffer
+        self.minBuffer = min(minBuffer, maxBuffer)
+        self.rebuffer = min(rebuffer, maxBuffer)
+        self.maxPackets = max(1, maxPackets)
+    }
+
+    /// The policy the `playback.*` keys describe: `maxBufferMs`, `minBufferMs`,
+    /// `bufferWatermarkMs` (needed to go on after running dry) and `maxBufferPackets`.
+    public init(_ settings: PlaybackSettings) {
+        self.init(maxBuffer: .milliseconds(settings.maxBufferMs), minBuffer: .milliseconds(settings.minBufferMs),
+                  rebuffer: .milliseconds(settings.bufferWatermarkMs), maxPackets: settings.maxBufferPackets)
+    }
+
+    /// Whether the demuxer should read another packet with `buffered` media in `packets` packets
+    /// queued; `wasReading` is what it did last (reading goes on to the high watermark, resting
+    /// goes on to the low one).
+    public func shouldRead(buffered: Duration, packets: Int, wasReading: Bool) -> Bool {
+        if packets >= maxPackets || buffered >= maxBuffer { return false }
+        return wasReading || buffered < minBuffer
+    }
+
+    /// Whether a player that ran dry may go on.
+    public func mayResumeAfterStall(buffered: Duration, packets: Int, ended: Bool) -> Bool {
+        ended || buffered >= rebuffer || packets >= maxPackets
+    }
+}

@@ -1,0 +1,66 @@
+import ReelCore
+
+/// What a player's owner asked for (prepare, play, pause, stop), written by the owner's calls on
+/// any thread and read by the player's driver and by its blocking demux and decode loops between
+/// packets, so a pause or stop takes effect at once instead of queueing behind a loop.
+final class PlayerControl: Sendable {
+    struct State: Sendable {
+        /// Prepare or play was asked for: open the input and take a decoder.
+        var started = false
+        var wantsPlay = false
+        var stopped = false
+        /// The first play request, where TTFF starts.
+        var firstPlayRequest: ContinuousClock.Instant?
+    }
+
+    private let state = Locked(State())
+    private let signal: AsyncStream<Void>.Continuation
+    /// Yields after every change; the driver's only stream (it looks at `current` each time).
+    let changes: AsyncStream<Void>
+
+    init() {
+        (changes, signal) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    var current: State { state.withLock { $0 } }
+
+    var shouldDecode: Bool { state.withLock { $0.wantsPlay && !$0.stopped } }
+
+    var isStopped: Bool { state.withLock { $0.stopped } }
+
+    func prepare() {
+        update { $0.started = true }
+    }
+
+    /// False when the player was stopped already.
+    @discardableResult
+    func play() -> Bool {
+        let now = ContinuousClock.now
+        return update { state in
+            guard !state.stopped else { return false }
+            state.started = true
+            state.wantsPlay = true
+            if state.firstPlayRequest == nil { state.firstPlayRequest = now }
+            return true
+        }
+    }
+
+    func pause() {
+        update { $0.wantsPlay = false }
+    }
+
+    func stop() {
+        update { state in
+            state.stopped = true
+            state.wantsPlay = false
+        }
+        signal.finish()
+    }
+
+    @discardableResult
+    private func update<T>(_ change: (inout State) -> T) -> T {
+        let result = state.withLock { change(&$0) }
+        signal.yield()
+        return result
+    }
+}

@@ -1,0 +1,92 @@
+import CAVCodec
+import CAVFormat
+import Foundation
+import ReelCore
+import ReelNet
+
+/// A player's demuxer on a thread of its own: opens the input with the shared `MediaOpener`,
+/// then reads video packets into the player's queue ahead of the decoder, resting at the
+/// buffer's watermark, until the end, a failure or the player's stop (which cancels the reads
+/// inside FFmpeg and libcurl).
+actor PlayerInput {
+    private let executor: DedicatedThreadExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private let opener: MediaOpener
+    private var media: OpenedMedia?
+    private var reader: PacketReader?
+    private(set) var notes = NoteList()
+    /// FFmpeg's errors printed on this thread, kept for the report instead of the terminal.
+    private let ffmpegLog = FFmpegLog()
+
+    /// What opening found, for the player's other threads.
+    struct Opened: Sendable {
+        var stream: StreamParameters
+        var frameInterval: Duration
+        var timeline: TTFFTimeline
+    }
+
+    init(opener: MediaOpener, card: String) {
+        self.opener = opener
+        self.executor = DedicatedThreadExecutor(name: "reel.player.\(card)")
+    }
+
+    deinit { executor.shutdown() }
+
+    /// Resolves and opens `url` (video only), recording the manifest, open and probe phases.
+    func open(_ url: URL, timeline: TTFFTimeline) throws -> Opened {
+        var timeline = timeline
+        let media = try ffmpegLog.capture { try opener.open(url, timeline: &timeline) }
+        media.input.discardAll(except: [media.video.index])
+        self.media = media
+        reader = PacketReader(media)
+        return Opened(stream: try media.videoStreamParameters(), frameInterval: media.frameInterval, timeline: timeline)
+    }
+
+    /// Reads video packets into `queue` while `policy` allows, until the end or the queue closes.
+    /// `onRest` hears each time reading stops at the watermark.
+    func readAhead(into queue: PacketQueue, policy: BufferPolicy, renderer: HeadlessRenderer,
+                   onRest: @Sendable (Duration) -> Void) {
+        ffmpegLog.capture { readPackets(into: queue, policy: policy, renderer: renderer, onRest: onRest) }
+    }
+
+    private func readPackets(into queue: PacketQueue, policy: BufferPolicy, renderer: HeadlessRenderer,
+                             onRest: @Sendable (Duration) -> Void) {
+        guard let media, var reader else { return }
+        defer { self.reader = reader }
+        let videoIndex = media.video.index
+        let timeBase = media.video.timeBase
+        do {
+            while queue.waitForRoom(policy: policy, extra: { renderer.bufferedDuration }, onRest: onRest) {
+                let packet = Packet()
+                switch try reader.read(into: packet, notes: &notes) {
+                case .endOfStream:
+                    queue.finish()
+                    return
+                case .skipped:
+                    continue
+                case .packet:
+                    if packet.streamIndex == videoIndex { queue.push(packet, pts: packet.seconds(in: timeBase)) }
+                }
+            }
+        } catch let error as ReelError {
+            queue.fail(error)
+        } catch {
+            queue.fail(ReelError(.demuxFailed, "reading '\(media.input.url)' failed: \(error)"))
+        }
+    }
+
+    /// Packets seen corrupt so far.
+    var corruptPackets: Int { reader?.corruptPackets ?? 0 }
+
+    /// Problems the demuxer met: its bridge's (a segment that failed to load), its reads', FFmpeg's.
+    var problems: [String] {
+        (media?.bridge.errors.map(\.description) ?? []) + notes.items + ffmpegLog.lines
+    }
+
+    /// Closes the demuxer and every source it opened, on this thread.
+    func close() {
+        reader = nil
+        media = nil
+    }
+}

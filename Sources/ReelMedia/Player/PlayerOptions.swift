@@ -1,0 +1,28 @@
+import ReelCore
+import ReelNet
+
+/// How a player opens, buffers and shows its video.
+public struct PlayerOptions: Sendable {
+    /// Real time (paced on the frame clock) or as fast as the decoder goes.
+    public var mode: HeadlessRenderer.Mode = .realTime
+    public var demux = DemuxOptions()
+    /// What the device can show and afford: picks the variant, as for `reel play`.
+    public var constraints = PlaybackConstraints()
+    public var buffer = BufferPolicy()
+    /// Decode the first frame while mounted and hold it, so a play shows it at once
+    /// (`playback.prerollFirstFrame`).
+    public var preroll = false
+    /// Hash every decoded frame (the `ffmpeg -f framemd5` hash) for `onFrameHash`.
+    public var frameHashes = false
+
+    public init() {}
+
+    /// The options the configuration describes: `decoder.*` for the demuxer, `device.*` for the
+    /// variant, `playback.*` for buffering.
+    public init(config: ReelConfig) {
+        demux = DemuxOptions(config.decoder)
+        constraints = PlaybackConstraints(config.device)
+        buffer = BufferPolicy(config.playback)
+        preroll = config.playback.prerollFirstFrame
+    }
+}

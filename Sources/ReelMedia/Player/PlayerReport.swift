@@ -1,0 +1,28 @@
+/// What one player did from mount to unmount, returned by `Player.stop()`.
+public struct PlayerReport: Sendable, Codable {
+    public var card: String
+    public var url: String
+    /// Frames handed to the renderer.
+    public var frames: Int
+    /// Time to first frame from the first play request, when a frame came.
+    public var ttff: TTFFBreakdown?
+    /// Frames that reached the renderer after their due time, and the time the picture froze.
+    public var stalls: Int
+    public var stallMs: Double
+    /// Times the player ran out of demuxed media while playing, and the time it waited.
+    public var rebuffers: Int
+    public var rebufferMs: Double
+    public var late: Int
+    public var dropped: Int
+    public var preemptions: Int
+    public var ended: Bool
+    public var previewElapsed: Bool
+    public var decodeErrors: Int
+    public var corruptPackets: Int
+    /// Why the player failed, if it did.
+    public var error: String?
+    /// Non-fatal problems met on the way.
+    public var notes: [String]
+    public var requests: Int
+    public var bytes: Int64
+}

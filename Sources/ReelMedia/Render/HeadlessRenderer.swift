@@ -1,0 +1,182 @@
+import Foundation
+
+/// A decoded video frame as the renderer sees it: no pixels, only timing.
+public struct RenderedFrame: Sendable {
+    /// Presentation time in seconds.
+    public var pts: Double
+    /// When the frame entered the renderer's queue, on the renderer's clock.
+    public var arrivedAt: Duration
+    public var width: Int
+    public var height: Int
+}
+
+/// Shows decoded frames without a screen, paced on a `FrameClock`: in real time on a thread of
+/// its own (frames queue up ahead of their due time, bounded), or at once in fast mode on the
+/// caller's thread, judged on the media's own timeline. It never blocks the decoder longer than
+/// its queue is full.
+// @unchecked Sendable: `queue`, `finished` and `pacer` are guarded by `condition`; the render
+// thread and the decoder's thread take it for every access.
+public final class HeadlessRenderer: @unchecked Sendable {
+    public enum Mode: Sendable { case realTime, fast }
+
+    public let mode: Mode
+    public let clock: any FrameClock
+    private let capacity: Int
+    private let condition = NSCondition()
+    private var queue: [RenderedFrame] = []
+    private var finished = false
+    private var drained = false
+    /// While paused, queued frames stay queued and the pause is not a stall.
+    private var paused = false
+    private var pacer = FramePacer()
+    /// Fast mode's display clock: where the last shown frame was due (nil before the first).
+    private var fastClock: Duration?
+    private var interval: Duration
+    /// Presentation times of shown frames, for the fps figure.
+    private var firstShown: Duration?
+    private var lastShown: Duration?
+
+    /// `interval` is the nominal frame duration (1/fps) used to judge drops.
+    public init(mode: Mode, clock: any FrameClock = MonotonicFrameClock(), capacity: Int = 8,
+                interval: Duration = .milliseconds(33)) {
+        self.mode = mode
+        self.clock = clock
+        self.capacity = max(1, capacity)
+        self.interval = interval
+        if mode == .realTime {
+            let thread = Thread { [self] in self.renderLoop() }
+            thread.name = "reel.renderer"
+            thread.start()
+        }
+    }
+
+    public func setFrameInterval(_ interval: Duration) {
+        condition.lock()
+        self.interval = interval
+        condition.unlock()
+    }
+
+    /// Hands a frame over; in real-time mode blocks while the queue is full (but not while paused:
+    /// a paused player's last frame goes into the queue at once).
+    public func submit(pts: Double, width: Int, height: Int) {
+        let frame = RenderedFrame(pts: pts, arrivedAt: clock.now(), width: width, height: height)
+        condition.lock()
+        defer { condition.unlock() }
+        switch mode {
+        case .fast:
+            // No display waits for frames in fast mode: each is judged as shown at its due time,
+            // on a clock that jumps from one due time to the next (the decoder always keeps up).
+            // Late, dropped and stall figures then come from the stream's timeline (a gap the
+            // pacer cannot splice), never from how busy the machine was.
+            let now = fastClock ?? frame.arrivedAt
+            let decision = pacer.decide(pts: frame.pts, arrivedAt: now, now: now, nextReady: false, interval: .zero)
+            guard case .present(let due) = decision else { return }
+            pacer.presented(due: due, shownAt: due)
+            fastClock = due
+            note(shownAt: due)
+        case .realTime:
+            while queue.count >= capacity && !finished && !paused { condition.wait() }
+            queue.append(frame)
+            condition.broadcast()
+        }
+    }
+
+    /// Media time queued but not yet shown.
+    public var bufferedDuration: Duration {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let first = queue.first, let last = queue.last else { return .zero }
+        return .seconds(last.pts - first.pts) + interval
+    }
+
+    /// No more frames will come; waits until every queued frame has been shown.
+    public func finish() -> RenderStats {
+        condition.lock()
+        defer { condition.unlock() }
+        finished = true
+        condition.broadcast()
+        if mode == .realTime {
+            while !drained { condition.wait() }
+        }
+        return pacer.stats
+    }
+
+    /// Stops showing frames, keeping the queued ones for `resume()` (a paused player).
+    public func pause() {
+        condition.lock()
+        paused = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Shows frames again from the next queued one, on a clock anchored afresh.
+    public func resume() {
+        condition.lock()
+        if paused {
+            paused = false
+            pacer.resume(at: clock.now())
+        }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// What the renderer saw so far.
+    public var stats: RenderStats {
+        condition.lock()
+        defer { condition.unlock() }
+        return pacer.stats
+    }
+
+    /// Stops at once, dropping queued frames (a cancelled playback).
+    public func stop() {
+        condition.lock()
+        queue.removeAll()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Shown frames per second of presentation time.
+    public var framesPerSecond: Double? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let first = firstShown, let last = lastShown, last > first, pacer.stats.presented > 1 else { return nil }
+        return Double(pacer.stats.presented - 1) / (last - first).seconds
+    }
+
+    private func note(shownAt: Duration) {
+        if firstShown == nil { firstShown = shownAt }
+        lastShown = shownAt
+    }
+
+    private func renderLoop() {
+        condition.lock()
+        while true {
+            while !finished && (queue.isEmpty || paused) { condition.wait() }
+            if queue.isEmpty && finished { break }
+            let frame = queue.removeFirst()
+            condition.broadcast()
+            let decision = pacer.decide(
+                pts: frame.pts, arrivedAt: frame.arrivedAt, now: clock.now(), nextReady: !queue.isEmpty,
+                interval: interval)
+            guard case .present(let due) = decision else { continue }
+            condition.unlock()
+            clock.sleep(until: due)
+            let shownAt = clock.now()
+            condition.lock()
+            pacer.presented(due: due, shownAt: shownAt)
+            note(shownAt: shownAt)
+        }
+        drained = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+extension Duration {
+    /// The duration in (fractional) seconds.
+    public var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import ReelCore
+
+/// What to cache so one video starts without the network: the manifests (read while planning,
+/// through the planner's factory, so they are cached too) and, in play order and each once, the
+/// init sections, keys and first segments of the variant playback would choose. Planned with
+/// playback's own `InputResolver` and `PlaybackConstraints`, so prefetch warms exactly the bytes
+/// playback will ask for. `PrefetchJob` reads its items through the cache, skipping or following
+/// what `Cache.status(of:)` shows already cached or in flight.
+public struct PrefetchPlan: Sendable {
+    /// The input.
+    public var url: URL
+    /// The chosen variant's media playlist (DASH: the representation's URL), or nil.
+    public var variant: URL?
+    /// The chosen DASH representation's id.
+    public var rendition: String?
+    /// The manifests read to make the plan, with what reading each cost (cache hit or not).
+    public var manifests: [TransferMetrics]
+    /// What to fetch, in play order.
+    public var items: [DataSpec]
+
+    /// Plans the first `segments` segments of `url` (a media file: the whole file). Blocking
+    /// (reads manifests through `factory`): call it from a dedicated thread.
+    public static func make(for url: URL, segments: Int, factory: any DataSourceFactory,
+                            constraints: PlaybackConstraints, includeAudio: Bool = true,
+                            cancellation: Cancellation = Cancellation()) throws -> PrefetchPlan {
+        let log = RequestLog()
+        var resolver = InputResolver(factory: factory, cancellation: cancellation, log: log, constraints: constraints)
+        resolver.includeAudio = includeAudio
+        let resolved = try resolver.resolve(url)
+        var plan = PrefetchPlan(url: url, variant: resolved.variant, rendition: resolved.rendition, manifests: [], items: [])
+        switch resolved.content {
+        case .media(let source, _):
+            source.close()
+            log.record(source.metrics)
+            plan.items = [DataSpec(url: url, kind: .media)]
+        case .playlist:
+            var seen: Set<String> = []
+            for playlist in [resolved.playlist, resolved.audioPlaylist].compactMap({ $0 }) {
+                for spec in Self.specs(playlist, segments: segments) where seen.insert(spec.cacheKey).inserted {
+                    plan.items.append(spec)
+                }
+            }
+        }
+        plan.manifests = log.all
+        return plan
+    }
+
+    /// The init sections, keys and segments of the first `count` segments, in play order.
+    static func specs(_ playlist: MediaPlaylist, segments count: Int) -> [DataSpec] {
+        var specs: [DataSpec] = []
+        for segment in playlist.segments.prefix(max(0, count)) {
+            if let map = segment.initSection {
+                if let key = map.key { specs.append(key.dataSpec) }
+                specs.append(map.dataSpec)
+            }
+            if let key = segment.key { specs.append(key.dataSpec) }
+            specs.append(segment.dataSpec)
+        }
+        return specs
+    }
+}
+
+/// What one prefetch run did (`PrefetchJob`): per manifest and item, its bytes and whether it was
+/// already cached (nothing fetched) or fetched now.
+public struct PrefetchOutcome: Sendable, Codable {
+    public struct Item: Sendable, Codable {
+        public var url: String
+        public var kind: ResourceKind
+        public var bytes: Int64
+        public var alreadyCached: Bool
+        /// The byte range asked for (`first-last`), or nil for the whole resource.
+        public var range: String?
+
+        init(url: String, kind: ResourceKind, bytes: Int64, alreadyCached: Bool, range: String? = nil) {
+            self.url = url
+            self.kind = kind
+            self.bytes = bytes
+            self.alreadyCached = alreadyCached
+            self.range = range
+        }
+
+        init(_ metrics: TransferMetrics) {
+            self.init(url: metrics.url, kind: metrics.kind, bytes: metrics.bytes, alreadyCached: metrics.cacheHit)
+        }
+
+        private enum CodingKeys: String, CodingKey { case url, kind, bytes, alreadyCached, range }
+
+        /// Writes `range` as an explicit null for a whole resource: scripts see every key.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(url, forKey: .url)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(bytes, forKey: .bytes)
+            try container.encode(alreadyCached, forKey: .alreadyCached)
+            try container.encode(range, forKey: .range)
+        }
+    }
+
+    public var url: URL
+    public var variant: URL?
+    public var manifests: [Item]
+    public var items: [Item] = []
+
+    /// Bytes fetched from the network (manifests included).
+    public var fetchedBytes: Int64 {
+        (manifests + items).filter { !$0.alreadyCached }.reduce(0) { $0 + $1.bytes }
+    }
+
+    /// Bytes that were already cached (manifests included).
+    public var cachedBytes: Int64 {
+        (manifests + items).filter(\.alreadyCached).reduce(0) { $0 + $1.bytes }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import ReelCore
+
+extension DataSource {
+    /// Reads until `count` bytes or the end of the data.
+    public func read(upTo count: Int) throws -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: min(max(count, 1), 64 << 10))
+        while result.count < count {
+            let want = min(chunk.count, count - result.count)
+            let got = try chunk.withUnsafeMutableBytes { try read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<want])) }
+            if got == 0 { break }
+            result.append(contentsOf: chunk[..<got])
+        }
+        return result
+    }
+
+    /// Reads to the end, refusing a resource of more than `limit` bytes with an error naming `url`;
+    /// `alreadyRead` bytes of it were read before (a sniffed prefix) and count toward the limit.
+    public func readToEnd(limit: Int, url: URL, alreadyRead: Int = 0) throws -> [UInt8] {
+        let room = max(0, limit - alreadyRead)
+        let bytes = try read(upTo: room)
+        if bytes.count == room, try read(upTo: 1).count > 0 {
+            throw ReelError(.invalidInput, "'\(url.absoluteString)' is larger than \(limit) bytes; refusing to read it whole")
+        }
+        return bytes
+    }
+}
+
+extension DataSourceFactory {
+    /// Fetches a whole resource (a playlist, a key) with a source of this factory, recording the
+    /// request in `log`. Blocking: call it from a dedicated thread.
+    public func fetch(_ spec: DataSpec, cancellation: Cancellation = Cancellation(), limit: Int = 32 << 20,
+                      log: RequestLog? = nil) throws -> [UInt8] {
+        let source = makeDataSource(cancellation: cancellation)
+        defer {
+            source.close()
+            log?.record(source.metrics)
+        }
+        _ = try source.open(spec)
+        return try source.readToEnd(limit: limit, url: spec.url)
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// What `reel inspect` shows about a manifest: its type, its variants and its renditions with
+/// every segment. Encodes exactly the documented JSON shape, absent values as JSON `null`.
+///
+/// `variants`: a master's `EXT-X-STREAM-INF` entries; for DASH, the video representations
+/// (`uri` is the Representation id, `resolvedURI` its BaseURL, `audioGroup` null); empty for a
+/// media playlist. `renditions`: the media playlist itself; a master's deep-loaded playlists
+/// (empty unless deep-loaded); every DASH representation. A key's `iv` is the IV in use: the
+/// written one or the one derived from the segment's sequence number.
+public struct ManifestReport: Codable, Sendable, Hashable {
+    public enum Kind: String, Codable, Sendable, Hashable {
+        case hlsMaster = "hls-master"
+        case hlsMedia = "hls-media"
+        case dash
+    }
+
+    public struct VariantEntry: Codable, Sendable, Hashable {
+        public var uri: String
+        public var resolvedURI: String
+        public var bandwidth: Int
+        public var width: Int?
+        public var height: Int?
+        public var codecs: String?
+        public var audioGroup: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(uri, forKey: .uri)
+            try container.encode(resolvedURI, forKey: .resolvedURI)
+            try container.encode(bandwidth, forKey: .bandwidth)
+            try container.encode(width, forKey: .width)
+            try container.encode(height, forKey: .height)
+            try container.encode(codecs, forKey: .codecs)
+            try container.encode(audioGroup, forKey: .audioGroup)
+        }
+    }
+
+    public struct RenditionEntry: Codable, Sendable, Hashable {
+        public var id: String
+        /// `video`, `audio` or `text`.
+        public var type: String
+        public var resolvedURI: String
+        public var segments: [SegmentEntry]
+    }
+
+    public struct SegmentEntry: Codable, Sendable, Hashable {
+        public var uri: String
+        public var resolvedURI: String
+        public var duration: Double
+        public var byteRange: ByteRange?
+        public var key: KeyEntry?
+        public var map: MapEntry?
+        public var discontinuity: Bool
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(uri, forKey: .uri)
+            try container.encode(resolvedURI, forKey: .resolvedURI)
+            try container.encode(duration, forKey: .duration)
+            try container.encode(byteRange, forKey: .byteRange)
+            try container.encode(key, forKey: .key)
+            try container.encode(map, forKey: .map)
+            try container.encode(discontinuity, forKey: .discontinuity)
+        }
+    }
+
+    public struct KeyEntry: Codable, Sendable, Hashable {
+        public var method: String
+        public var uri: String
+        /// `0x` + 32 hex digits.
+        public var iv: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(method, forKey: .method)
+            try container.encode(uri, forKey: .uri)
+            try container.encode(iv, forKey: .iv)
+        }
+    }
+
+    public struct MapEntry: Codable, Sendable, Hashable {
+        public var uri: String
+        public var resolvedURI: String
+        public var byteRange: ByteRange?
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(uri, forKey: .uri)
+            try container.encode(resolvedURI, forKey: .resolvedURI)
+            try container.encode(byteRange, forKey: .byteRange)
+        }
+    }
+
+    public var type: Kind
+    public var variants: [VariantEntry]
+    public var renditions: [RenditionEntry]
+
+    public init(type: Kind, variants: [VariantEntry], renditions: [RenditionEntry]) {
+        self.type = type
+        self.variants = variants
+        self.renditions = renditions
+    }
+
+    public init(_ manifest: Manifest) {
+        switch manifest {
+        case .master: type = .hlsMaster
+        case .media: type = .hlsMedia
+        case .dash: type = .dash
+        }
+        variants = manifest.variants.map { variant in
+            VariantEntry(
+                uri: variant.uri, resolvedURI: variant.resolvedURL.absoluteString, bandwidth: variant.bandwidth,
+                width: variant.resolution?.width, height: variant.resolution?.height, codecs: variant.codecs,
+                audioGroup: variant.audioGroup)
+        }
+        renditions = manifest.renditions.map { rendition in
+            RenditionEntry(
+                id: rendition.id, type: rendition.type.rawValue, resolvedURI: rendition.url.absoluteString,
+                segments: rendition.segments.map(Self.entry))
+        }
+    }
+
+    static func entry(_ segment: Segment) -> SegmentEntry {
+        SegmentEntry(
+            uri: segment.uri, resolvedURI: segment.resolvedURL.absoluteString, duration: segment.duration,
+            byteRange: segment.byteRange,
+            key: segment.key.map {
+                KeyEntry(method: $0.method, uri: $0.uri, iv: segment.initializationVector.map(Key.hexString))
+            },
+            map: segment.initSection.map {
+                MapEntry(uri: $0.uri, resolvedURI: $0.resolvedURL.absoluteString, byteRange: $0.byteRange)
+            },
+            discontinuity: segment.discontinuity)
+    }
+
+    /// The report as JSON (sorted keys, so the output is stable).
+    public func jsonData(prettyPrinted: Bool = true) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = prettyPrinted ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// A compact table for people: one line per variant, one per rendition.
+    public var text: String {
+        var lines = ["type: \(type.rawValue)"]
+        if !variants.isEmpty {
+            lines.append("variants: \(variants.count)")
+            var rows = [["#", "bandwidth", "resolution", "codecs", "audio", "uri"]]
+            for (index, variant) in variants.enumerated() {
+                let resolution = variant.width.flatMap { width in variant.height.map { "\(width)x\($0)" } } ?? "-"
+                rows.append([
+                    "\(index)", "\(variant.bandwidth)", resolution, variant.codecs ?? "-", variant.audioGroup ?? "-",
+                    variant.uri,
+                ])
+            }
+            lines += Self.table(rows, rightAligned: [1])
+        }
+        lines.append("renditions: \(renditions.count)")
+        if !renditions.isEmpty {
+            var rows = [["id", "type", "segments", "seconds", "init", "key", "ranges", "url"]]
+            for rendition in renditions {
+                let seconds = rendition.segments.reduce(0.0) { $0 + $1.duration }
+                let methods = Set(rendition.segments.compactMap { $0.key?.method }).sorted()
+                rows.append([
+                    rendition.id, rendition.type, "\(rendition.segments.count)", String(format: "%.3f", seconds),
+                    rendition.segments.contains { $0.map != nil } ? "yes" : "no",
+                    methods.isEmpty ? "-" : methods.joined(separator: ","),
+                    rendition.segments.contains { $0.byteRange != nil } ? "yes" : "no", rendition.resolvedURI,
+                ])
+            }
+            lines += Self.table(rows, rightAligned: [2, 3])
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func table(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                if column == row.count - 1 { return cell }
+                return rightAligned.contains(column) ? padding + cell : cell + padding
+            }.joined(separator: "  ")
+        }.map { "  " + $0 }
+    }
+}

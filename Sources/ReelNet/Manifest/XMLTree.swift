@@ -1,0 +1,252 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A small element tree built with Foundation's `XMLParser` (libxml2 underneath on Linux), so
+/// the DASH parser can walk an MPD with inheritance. Names are local (namespace prefix dropped).
+final class XMLTree {
+    /// One element: local name, attributes, children in order, text content, source line.
+    final class Element {
+        let name: String
+        let attributes: [String: String]
+        let line: Int
+        var children: [Element] = []
+        var text = ""
+
+        init(name: String, attributes: [String: String], line: Int) {
+            self.name = name
+            self.attributes = attributes
+            self.line = line
+        }
+
+        subscript(attribute: String) -> String? { attributes[attribute] }
+
+        func children(named name: String) -> [Element] { children.filter { $0.name == name } }
+
+        func first(_ name: String) -> Element? { children.first { $0.name == name } }
+
+        /// Trimmed text content.
+        var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// Why a document could not be read: the line and the parser's reason.
+    struct ParseFailure: Error {
+        let line: Int
+        let reason: String
+    }
+
+    let root: Element
+
+    private init(root: Element) {
+        self.root = root
+    }
+
+    /// Parses `data`; throws `ParseFailure` for XML that is not well-formed. External entities
+    /// are not resolved.
+    static func parse(_ data: Data) throws -> XMLTree {
+        try checkEncoding(data)
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        let builder = Builder()
+        parser.delegate = builder
+        let ok = parser.parse()
+        if !ok || builder.failure != nil {
+            if let failure = builder.failure { throw failure }
+            let code = (parser.parserError as NSError?)?.code ?? -1
+            throw ParseFailure(
+                line: parser.lineNumber, reason: "not well-formed XML: " + describe(code: code, error: parser.parserError))
+        }
+        if let open = builder.stack.last {
+            throw ParseFailure(
+                line: parser.lineNumber,
+                reason: "not well-formed XML: the document ends inside <\(open.name)> opened on line \(open.line)")
+        }
+        guard let root = builder.root else { throw ParseFailure(line: 1, reason: "the document has no root element") }
+        return XMLTree(root: root)
+    }
+
+    /// Accepts UTF-8 only (what MPDs use). Foundation's XMLParser on Linux runs libxml2 in
+    /// recovery mode and force-unwraps names it cannot decode as UTF-8, so invalid bytes would
+    /// crash the process instead of failing the parse.
+    static func checkEncoding(_ data: Data) throws {
+        let bytes = [UInt8](data)
+        if let declaration = encodingDeclaration(bytes) {
+            let name = declaration.uppercased()
+            guard ["UTF-8", "UTF8", "US-ASCII", "ASCII", "ISO-8859-1", "LATIN1"].contains(name) else {
+                throw ParseFailure(line: 1, reason: "the document declares encoding '\(declaration)'; Reel reads UTF-8 MPDs")
+            }
+        }
+        try checkMarkup(bytes)
+        if let offset = firstInvalidUTF8(bytes) {
+            let line = bytes[..<offset].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let reason =
+                bytes[offset] == 0 ? "a NUL byte at offset \(offset)" : "bytes that are not UTF-8 at offset \(offset)"
+            throw ParseFailure(line: line, reason: reason)
+        }
+    }
+
+    /// Refuses document type declarations and processing instructions (other than the leading
+    /// XML declaration): MPDs have neither, and Foundation's callbacks for them pass C NULLs into
+    /// non-optional pointers (a crash in `strlen`). Comments and CDATA are skipped.
+    static func checkMarkup(_ bytes: [UInt8]) throws {
+        func starts(_ literal: String, at index: Int) -> Bool {
+            let pattern = Array(literal.utf8)
+            return index + pattern.count <= bytes.count && bytes[index..<index + pattern.count].elementsEqual(pattern)
+        }
+        func skip(past terminator: String, from index: Int) -> Int {
+            let pattern = Array(terminator.utf8)
+            var cursor = index
+            while cursor + pattern.count <= bytes.count {
+                if bytes[cursor..<cursor + pattern.count].elementsEqual(pattern) { return cursor + pattern.count }
+                cursor += 1
+            }
+            return bytes.count
+        }
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if starts("<?xml", at: index) { index = skip(past: "?>", from: index) }
+        var line = 1 + bytes[..<min(index, bytes.count)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0A { line += 1 }
+            guard byte == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            if starts("<!--", at: index) || starts("<![CDATA[", at: index) {
+                let end = skip(past: starts("<!--", at: index) ? "-->" : "]]>", from: index)
+                line += bytes[index..<end].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                index = end
+                continue
+            }
+            if starts("<?", at: index) {
+                throw ParseFailure(line: line, reason: "a processing instruction ('<?') is not allowed in an MPD")
+            }
+            if starts("<!", at: index) {
+                throw ParseFailure(line: line, reason: "a document type declaration ('<!') is not allowed in an MPD")
+            }
+            index += 1
+        }
+    }
+
+    /// The `encoding` of a leading `<?xml ... ?>` declaration.
+    private static func encodingDeclaration(_ bytes: [UInt8]) -> String? {
+        let head = String(decoding: bytes.prefix(200), as: UTF8.self)
+        guard head.hasPrefix("<?xml") || head.hasPrefix("\u{FEFF}<?xml"), let end = head.range(of: "?>"),
+            let key = head.range(of: "encoding", range: head.startIndex..<end.lowerBound)
+        else { return nil }
+        let rest = head[key.upperBound..<end.lowerBound].drop { $0 == " " || $0 == "=" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != quote })
+    }
+
+    /// The offset of the first byte that breaks UTF-8 (or is NUL), or nil.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte == 0 { return index }
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var minimum: UInt32
+            var scalar: UInt32
+            switch byte {
+            case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(byte & 0x1F))
+            case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(byte & 0x0F))
+            case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(byte & 0x07))
+            default: return index
+            }
+            guard index + length <= count else { return index }
+            for offset in 1..<length {
+                let next = bytes[index + offset]
+                guard next & 0xC0 == 0x80 else { return index }
+                scalar = scalar << 6 | UInt32(next & 0x3F)
+            }
+            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return index }
+            index += length
+        }
+        return nil
+    }
+
+    private static func describe(code: Int, error: (any Error)?) -> String {
+        switch XMLParser.ErrorCode(rawValue: code) {
+        case .tagNameMismatchError?: return "a closing tag does not match the open element"
+        case .prematureDocumentEndError?: return "the document ends inside an open element"
+        case .notWellBalancedError?: return "elements are not closed in order"
+        case .unfinishedTagError?: return "a tag is not finished"
+        case .emptyDocumentError?: return "the document is empty"
+        case .documentStartError?: return "no XML content at the start of the document"
+        case .attributeNotStartedError?, .attributeNotFinishedError?, .attributeHasNoValueError?,
+            .attributeRedefinedError?:
+            return "an attribute is malformed"
+        case .ltRequiredError?, .gtRequiredError?: return "a tag is malformed ('<' or '>' missing)"
+        case .entityReferenceMissingSemiError?, .undeclaredEntityError?, .entityBoundaryError?:
+            return "an entity reference is malformed"
+        default:
+            return "XML parse error \(code)" + (error.map { " (\($0.localizedDescription))" } ?? "")
+        }
+    }
+
+    /// The `XMLParser` delegate that stacks elements as they open and close.
+    private final class Builder: NSObject, XMLParserDelegate {
+        var stack: [Element] = []
+        var root: Element?
+        var failure: ParseFailure?
+        var elementCount = 0
+
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
+            elementCount += 1
+            if elementCount > 2_000_000 {
+                failure = ParseFailure(line: parser.lineNumber, reason: "more than 2,000,000 elements")
+                parser.abortParsing()
+                return
+            }
+            // MPDs nest about six deep; a limit keeps the tree (and its release) shallow.
+            if stack.count >= 100 {
+                failure = ParseFailure(line: parser.lineNumber, reason: "elements nested more than 100 deep")
+                parser.abortParsing()
+                return
+            }
+            let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
+            let element = Element(name: local, attributes: attributeDict, line: parser.lineNumber)
+            if let parent = stack.last {
+                parent.children.append(element)
+            } else if root == nil {
+                root = element
+            }
+            stack.append(element)
+        }
+
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+        ) {
+            let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
+            let open = stack.popLast()
+            guard let open, open.name == local else {
+                // libxml2 as wrapped on Linux can report success for mismatched tags; check here.
+                let expected = open.map { "<\($0.name)> opened on line \($0.line)" } ?? "no open element"
+                failure = failure ?? ParseFailure(
+                    line: parser.lineNumber,
+                    reason: "not well-formed XML: closing tag </\(elementName)> does not match \(expected)")
+                parser.abortParsing()
+                return
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            stack.last?.text += string
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            stack.last?.text += String(decoding: CDATABlock, as: UTF8.self)
+        }
+    }
+}

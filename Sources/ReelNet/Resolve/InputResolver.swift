@@ -1,0 +1,164 @@
+import Foundation
+import ReelCore
+
+/// Decides what the demuxer gets for a top-level input, doing the manifest work itself: it
+/// fetches the input, judges it by content (not by name), parses playlists and MPDs with Reel's
+/// manifest model, chooses the variant with the `VariantSelector` that prefetch shares, and
+/// refuses HTML pages, empty or garbage inputs, playlists without segments, masters pointing at
+/// masters, and remote playlists naming local files, each with an error naming the URL.
+/// Runs on the playback's dedicated thread (blocking reads).
+public struct InputResolver {
+    public var factory: any DataSourceFactory
+    public var cancellation: Cancellation
+    public var log: RequestLog
+    public var constraints: PlaybackConstraints
+    /// Largest playlist Reel reads (a 100,000-segment playlist is about 5 MB).
+    public var maxPlaylistBytes = ManifestLoader.defaultMaxPlaylistBytes
+    /// Also hand the demuxer an audio rendition that is separate from the video (DASH).
+    public var includeAudio = true
+
+    public init(factory: any DataSourceFactory, cancellation: Cancellation, log: RequestLog,
+                constraints: PlaybackConstraints = PlaybackConstraints()) {
+        self.factory = factory
+        self.cancellation = cancellation
+        self.log = log
+        self.constraints = constraints
+    }
+
+    /// Resolves `url`. With a cache behind the factory, offline (`--offline`, or once a request
+    /// could not connect) it plays what the cache holds instead: see `resolveOffline`. When the
+    /// cache holds nothing usable after a connection failure, the connection failure is thrown.
+    public func resolve(_ url: URL) throws -> ResolvedInput {
+        guard let context = factory.cacheContext, !url.isFileURL else { return try resolveOnline(url) }
+        if context.reachability.isOffline { return try resolveOffline(url, context: context) }
+        do {
+            return try resolveOnline(url)
+        } catch let error as ReelError where NetworkReachability.meansUnreachable(error) {
+            context.reachability.note(error)
+            guard context.reachability.isOffline, let offline = try? resolveOffline(url, context: context) else {
+                throw error
+            }
+            return offline
+        }
+    }
+
+    private func resolveOnline(_ url: URL) throws -> ResolvedInput {
+        let source = factory.makeDataSource(cancellation: cancellation)
+        let length: Int64?
+        var prefix: [UInt8] = []
+        do {
+            length = try source.open(DataSpec(url: url, kind: Self.guessKind(url)))
+            prefix = try source.read(upTo: 4096)
+        } catch {
+            finish(source)
+            throw error
+        }
+        let content = ManifestContent.detect(Data(prefix))
+        if case .binary = content, prefix.count > 0 {
+            return ResolvedInput(url: url, content: .media(PrefixedDataSource(prefix: prefix, upstream: source), length: length))
+        }
+        let body: [UInt8]
+        do {
+            defer { finish(source) }
+            if case .notAPlaylist(let looksLike) = content {
+                throw ReelError(prefix.isEmpty ? .malformedPlaylist : .notAPlaylist,
+                                "'\(url.absoluteString)' is \(looksLike), not a playlist or media")
+            }
+            body = prefix + (try source.readToEnd(limit: maxPlaylistBytes, url: url, alreadyRead: prefix.count))
+        }
+        let manifest = try ManifestLoader.parse(Data(body), url: url, maxPlaylistBytes: maxPlaylistBytes)
+        switch manifest {
+        case .media(let playlist):
+            return try mediaInput(playlist, bytes: body, variant: nil)
+        case .master(let master):
+            guard let variant = VariantSelector.select(from: master.variants, constraints: constraints) else {
+                throw ReelError(.malformedPlaylist, "master playlist '\(url.absoluteString)' lists no variants")
+            }
+            let policy = URLPolicy(allowLocalFiles: url.isFileURL)
+            try policy.check(variant.resolvedURL, in: url)
+            let variantBytes = try factory.fetch(variant.dataSpec, cancellation: cancellation, limit: maxPlaylistBytes, log: log)
+            let child = try ManifestLoader.parse(Data(variantBytes), url: variant.resolvedURL, maxPlaylistBytes: maxPlaylistBytes)
+            guard case .media(let playlist) = child else {
+                throw ReelError(.malformedPlaylist,
+                                "variant '\(variant.resolvedURL.absoluteString)' of '\(url.absoluteString)' is not a media playlist (a master listing a master, or itself)")
+            }
+            return try mediaInput(playlist, bytes: variantBytes, variant: variant.resolvedURL, topLevel: url)
+        case .dash(let dash):
+            guard let rendition = VariantSelector.select(from: dash.videoRenditions, constraints: constraints) else {
+                throw ReelError(.malformedManifest, "MPD '\(url.absoluteString)' has no video representation")
+            }
+            let audio = includeAudio ? dash.renditions.first(where: { $0.type == .audio && !$0.segments.isEmpty }) : nil
+            return try dashInput(url, video: rendition, audio: audio)
+        }
+    }
+
+    /// FFmpeg's DASH demuxer would open every representation; Reel hands it the one chosen,
+    /// written as an HLS media playlist with absolute URIs (plus one audio rendition, when wanted,
+    /// behind a small master; both playlists are served from memory).
+    func dashInput(_ url: URL, video rendition: Rendition, audio: Rendition?) throws -> ResolvedInput {
+        let writer = HLSPlaylistWriter()
+        let videoText = writer.render(rendition)
+        var resolved = try mediaInput(rendition.playlist, bytes: Array(videoText.utf8), variant: rendition.url, topLevel: url)
+        resolved.rendition = rendition.id
+        if let audio {
+            let checked = try mediaInput(audio.playlist, bytes: [], variant: nil, topLevel: url)
+            resolved.kinds.merge(checked.kinds) { first, _ in first }
+            resolved.audioPlaylist = audio.playlist
+            let videoURL = Self.virtualURL(url, "video-\(rendition.id)")
+            let audioURL = Self.virtualURL(url, "audio-\(audio.id)")
+            resolved.virtualResources[videoURL] = Array(videoText.utf8)
+            resolved.virtualResources[audioURL] = Array(writer.render(audio).utf8)
+            let master = "#EXTM3U\n#EXT-X-VERSION:7\n"
+                + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"\(audio.id)\",DEFAULT=YES,AUTOSELECT=YES,URI=\"\(audioURL)\"\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=\(rendition.bandwidth ?? 1),AUDIO=\"audio\"\n\(videoURL)\n"
+            resolved.content = .playlist(bytes: Array(master.utf8), demuxer: "hls")
+        }
+        return resolved
+    }
+
+    /// A media playlist ready for FFmpeg's HLS demuxer, after checking its URIs.
+    func mediaInput(_ playlist: MediaPlaylist, bytes: [UInt8], variant: URL?, topLevel: URL? = nil) throws -> ResolvedInput {
+        let top = topLevel ?? playlist.url
+        guard !playlist.segments.isEmpty else {
+            throw ReelError(.malformedPlaylist, "playlist '\(playlist.url.absoluteString)' has no segments")
+        }
+        let policy = URLPolicy(allowLocalFiles: top.isFileURL)
+        var kinds: [String: ResourceKind] = [:]
+        for segment in playlist.segments {
+            try policy.check(segment.resolvedURL, in: playlist.url)
+            kinds[segment.resolvedURL.absoluteString] = .segment
+            if let initSection = segment.initSection {
+                try policy.check(initSection.resolvedURL, in: playlist.url)
+                kinds[initSection.resolvedURL.absoluteString] = .initSection
+            }
+            if let key = segment.key {
+                try policy.check(key.resolvedURL, in: playlist.url)
+                kinds[key.resolvedURL.absoluteString] = .key
+            }
+        }
+        kinds[playlist.url.absoluteString] = .playlist
+        var resolved = ResolvedInput(url: playlist.url, content: .playlist(bytes: bytes, demuxer: "hls"), variant: variant)
+        resolved.kinds = kinds
+        resolved.playlist = playlist
+        return resolved
+    }
+
+    /// A URL for a playlist Reel made itself, answered from memory by the input bridge.
+    static func virtualURL(_ base: URL, _ name: String) -> String {
+        var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+        components?.fragment = "reel-\(name)"
+        return components?.url?.absoluteString ?? base.absoluteString + "#reel-\(name)"
+    }
+
+    private func finish(_ source: any DataSource) {
+        source.close()
+        log.record(source.metrics)
+    }
+
+    static func guessKind(_ url: URL) -> ResourceKind {
+        switch url.pathExtension.lowercased() {
+        case "m3u8", "m3u", "mpd": .playlist
+        default: .media
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ReelCore
+
+/// The running CDN bill: counters updated from the event loop, read by `bill()` from anywhere.
+/// Thread-safe through one `Locked`.
+final class BillLedger: Sendable {
+    private struct State {
+        var bill = CDNBill()
+        var openConnections = 0
+    }
+
+    private let state = Locked(State())
+
+    func connectionOpened() {
+        state.withLock { state in
+            state.openConnections += 1
+            state.bill.connections += 1
+            state.bill.peakConcurrentConnections = max(state.bill.peakConcurrentConnections, state.openConnections)
+        }
+    }
+
+    func connectionClosed() {
+        state.withLock { $0.openConnections -= 1 }
+    }
+
+    /// A request was read: counts it and puts it in flight for its path.
+    func requestStarted(path: String) {
+        state.withLock { state in
+            state.bill.requests += 1
+            state.bill.paths[path, default: CDNBill.PathBill()].requests += 1
+            Self.updatePath(&state.bill, path) { path in
+                path.inFlightRequests += 1
+                path.peakConcurrentRequests = max(path.peakConcurrentRequests, path.inFlightRequests)
+            }
+        }
+    }
+
+    /// A request is over (answered, reset, or its connection closed).
+    func requestFinished(path: String) {
+        state.withLock { state in
+            Self.updatePath(&state.bill, path) { $0.inFlightRequests -= 1 }
+        }
+    }
+
+    func responded(path: String, status: Int) {
+        let key = String(status)
+        state.withLock { state in
+            state.bill.statusCounts[key, default: 0] += 1
+            Self.updatePath(&state.bill, path) { $0.statusCounts[key, default: 0] += 1 }
+        }
+    }
+
+    /// Body bytes handed to the socket (negative to take back bytes whose write failed).
+    func bodyBytesSent(path: String, count: Int) {
+        state.withLock { state in
+            state.bill.bodyBytes += count
+            Self.updatePath(&state.bill, path) { $0.bodyBytes += count }
+        }
+    }
+
+    func faultInjected(path: String, kind: FaultKind) {
+        state.withLock { state in
+            state.bill.faults[kind] += 1
+            Self.updatePath(&state.bill, path) { $0.faults[kind] += 1 }
+        }
+    }
+
+    func snapshot() -> CDNBill {
+        state.withLock { state in
+            var bill = state.bill
+            bill.openConnections = state.openConnections
+            return bill
+        }
+    }
+
+    /// Starts a new bill; what is open or in flight now stays counted as open or in flight.
+    func reset() {
+        state.withLock { state in
+            var fresh = CDNBill()
+            fresh.peakConcurrentConnections = state.openConnections
+            for (path, old) in state.bill.paths where old.inFlightRequests > 0 {
+                fresh.paths[path] = CDNBill.PathBill(inFlightRequests: old.inFlightRequests,
+                                                     peakConcurrentRequests: old.inFlightRequests)
+            }
+            state.bill = fresh
+        }
+    }
+
+    private static func updatePath(_ bill: inout CDNBill, _ path: String, _ update: (inout CDNBill.PathBill) -> Void) {
+        update(&bill.paths[path, default: CDNBill.PathBill()])
+    }
+}

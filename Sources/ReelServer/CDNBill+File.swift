@@ -1,0 +1,17 @@
+import Foundation
+import NIOPosix
+
+extension CDNBill {
+    /// Writes the bill as pretty JSON to `path`, replacing the file; the write runs on NIO's
+    /// thread pool, not on the caller's executor.
+    public func writeJSON(toFile path: String) async throws {
+        let data = try jsonData()
+        try await NIOThreadPool.singleton.runIfActive { () throws in
+            do {
+                try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw CDNServerError(.statsWriteFailed, "cannot write the bill to '\(path)'", cause: error as NSError)
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// The CDN simulator's error: what failed (a code), on what and why (the message), and the
+/// underlying cause. ReelServer stands apart from ReelCore, so it carries its own small type.
+public struct CDNServerError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure.
+    public enum Code: String, Sendable {
+        /// The directory to serve is missing, unreadable or not a directory.
+        case invalidRoot
+        /// The listening socket could not be bound (address in use, bad host).
+        case bindFailed
+        /// A configuration value is out of range (a rate outside 0...1, a negative latency).
+        case invalidConfiguration
+        /// Reading a served file failed.
+        case readFailed
+        /// Writing the bill to a file failed.
+        case statsWriteFailed
+    }
+
+    public var code: Code
+    public var message: String
+    public var cause: (any Error & Sendable)?
+
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+    }
+
+    /// One line for people: the message, then the cause when there is one.
+    public var description: String {
+        guard let cause else { return message }
+        return "\(message): \(cause)"
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import ReelCore
+import ReelServer
+
+/// Printing helpers shared by every command: JSON for scripts, one-line errors for people.
+enum CLIOutput {
+    /// Encodes `value` as JSON (sorted keys; pretty unless `compact`).
+    static func json<T: Encodable>(_ value: T, compact: Bool = false) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategyFallback()
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes a line to standard error (used for summaries when stdout carries data).
+    static func printToStandardError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// The exit code for a failure, by area: 2 bad input or configuration, 3 network, 4 parsing,
+    /// 5 decoding, 6 cache, 130 cancelled, 1 anything else.
+    static func exitCode(for error: ReelError) -> Int32 {
+        switch error.code.area {
+        case .input, .config: 2
+        case .network: 3
+        case .parsing: 4
+        case .decoding: 5
+        case .cache: 6
+        case .lifecycle: error.code == .cancelled ? 130 : 1
+        }
+    }
+
+    /// Runs a command body, turning a `ReelError` into one line on stderr and a non-zero exit.
+    static func run<T>(_ command: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ReelError {
+            printError("reel \(command): \(error.description)")
+            throw ExitCode(exitCode(for: error))
+        } catch let error as CDNServerError {
+            // The simulator stands apart from ReelCore's errors; its setup failures are bad input.
+            printError("reel \(command): \(error.description)")
+            throw ExitCode(error.code == .readFailed || error.code == .statsWriteFailed ? 1 : 2)
+        }
+    }
+}
+
+extension JSONEncoder {
+    /// Infinite or NaN numbers (an empty measurement) are written as 0 rather than failing.
+    fileprivate func nonConformingFloatEncodingStrategyFallback() {
+        nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "0", negativeInfinity: "0", nan: "0")
+    }
+}
+
+/// Formats numbers for people.
+enum Human {
+    static func ms(_ value: Double) -> String { String(format: value < 10 ? "%.2f ms" : "%.1f ms", value) }
+
+    static func bytes(_ value: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB"]
+        var amount = Double(value)
+        var unit = 0
+        while amount >= 1000 && unit < units.count - 1 {
+            amount /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(value) B" : String(format: "%.1f %@", amount, units[unit])
+    }
+}

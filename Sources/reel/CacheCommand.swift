@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import ReelCore
+import ReelNet
+
+/// `reel cache stats|verify|clear`: look after the disk cache.
+struct CacheCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Show, check or empty the disk cache.",
+        discussion: """
+            The cache holds playlists, init sections, segments, keys and images fetched over http(s), \
+            each checked against its length and checksum when read. Exit status: 0 success, 6 cache \
+            (folder not usable or in use by another reel process; verify found bad entries and was not \
+            asked to repair them).
+            """,
+        subcommands: [Stats.self, Verify.self, Clear.self])
+
+    struct Stats: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Entries, bytes, partial entries and the hit ratio.",
+            discussion: """
+                JSON: {directory, maxBytes, entries, bytes, indexBytes, partialEntries, liveEntries, \
+                prefetchUnreadBytes, hits, misses, hitBytes, missBytes, hitRatio}. bytes are content \
+                bytes; indexBytes the index files; hitRatio is hits / (hits + misses) over the cache's \
+                life, null before the first read.
+                """)
+
+        @OptionGroup var cache: CacheOptions
+        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var config: ConfigOptions
+
+        func run() async throws {
+            try await CLIOutput.run("cache stats") {
+                let cache = try await self.cache.openOrThrow(try config.resolve())
+                let stats = cache.statistics()
+                await cache.closeAsync()
+                print(json ? try CLIOutput.json(CacheStatsOutput(stats)) : CacheStatsOutput(stats).text)
+            }
+        }
+    }
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Re-read every entry and check its length and checksum.",
+            discussion: """
+                Reports entries whose file is missing, has the wrong length or fails its checksum, and \
+                content files no entry names. With --repair they are removed (a later read refetches \
+                them). Exits with status 6 when bad entries remain. JSON: {directory, checked, bytes, \
+                bad: [{key, file, reason}], orphanFiles, removed, repaired, clean}.
+                """)
+
+        @OptionGroup var cache: CacheOptions
+        @Flag(help: "Remove bad entries and orphan files.") var repair = false
+        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var config: ConfigOptions
+
+        func run() async throws {
+            try await CLIOutput.run("cache verify") {
+                let cache = try await self.cache.openOrThrow(try config.resolve())
+                let repair = self.repair
+                let report = try await BlockingWork.run(name: "reel.cache.verify") { cache.verify(repair: repair) }
+                await cache.closeAsync()
+                print(json ? try CLIOutput.json(CacheVerifyOutput(report)) : CacheVerifyOutput(report).text)
+                if !report.isClean {
+                    throw ReelError(.cacheCorrupt, "\(report.bad.count + report.orphanFiles) bad entries in cache '\(report.directory)'; run 'reel cache verify --repair' to remove them")
+                }
+            }
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove every entry and reset the hit counters.",
+            discussion: "JSON: {directory, entries, bytes}: what was removed.")
+
+        @OptionGroup var cache: CacheOptions
+        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var config: ConfigOptions
+
+        func run() async throws {
+            try await CLIOutput.run("cache clear") {
+                let cache = try await self.cache.openOrThrow(try config.resolve())
+                let before = cache.statistics()
+                try await BlockingWork.run(name: "reel.cache.clear") { cache.clear() }
+                await cache.closeAsync()
+                let output = CacheClearOutput(directory: before.directory, entries: before.entries, bytes: before.bytes)
+                print(json ? try CLIOutput.json(output)
+                      : "Cleared \(output.entries) entries (\(Human.bytes(output.bytes))) from \(output.directory)")
+            }
+        }
+    }
+}
+
+/// `reel cache stats --json`.
+struct CacheStatsOutput: Encodable {
+    var directory: String
+    var maxBytes, bytes, indexBytes, prefetchUnreadBytes, hits, misses, hitBytes, missBytes: Int64
+    var entries, partialEntries, liveEntries: Int
+    var hitRatio: Double?
+
+    init(_ stats: CacheStatistics) {
+        directory = stats.directory
+        maxBytes = stats.maxBytes
+        entries = stats.entries
+        bytes = stats.bytes
+        indexBytes = stats.indexBytes
+        partialEntries = stats.partialEntries
+        liveEntries = stats.liveEntries
+        prefetchUnreadBytes = stats.prefetchUnreadBytes
+        hits = stats.counters.hits
+        misses = stats.counters.misses
+        hitBytes = stats.counters.hitBytes
+        missBytes = stats.counters.missBytes
+        hitRatio = stats.counters.hitRatio
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case directory, maxBytes, bytes, indexBytes, prefetchUnreadBytes, hits, misses, hitBytes, missBytes
+        case entries, partialEntries, liveEntries, hitRatio
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(directory, forKey: .directory)
+        try container.encode(maxBytes, forKey: .maxBytes)
+        try container.encode(entries, forKey: .entries)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(indexBytes, forKey: .indexBytes)
+        try container.encode(partialEntries, forKey: .partialEntries)
+        try container.encode(liveEntries, forKey: .liveEntries)
+        try container.encode(prefetchUnreadBytes, forKey: .prefetchUnreadBytes)
+        try container.encode(hits, forKey: .hits)
+        try container.encode(misses, forKey: .misses)
+        try container.encode(hitBytes, forKey: .hitBytes)
+        try container.encode(missBytes, forKey: .missBytes)
+        try container.encode(hitRatio, forKey: .hitRatio)
+    }
+
+    var text: String {
+        let ratio = hitRatio.map { String(format: "%.1f%%", $0 * 100) } ?? "n/a"
+        return """
+            Cache \(directory): \(entries) entries (\(partialEntries) partial, \(liveEntries) live), \
+            \(Human.bytes(bytes)) + index \(Human.bytes(indexBytes)) of \(Human.bytes(maxBytes))
+            Hits \(hits), misses \(misses) (hit ratio \(ratio)); \(Human.bytes(hitBytes)) from the cache, \
+            \(Human.bytes(missBytes)) from the network; \(Human.bytes(prefetchUnreadBytes)) prefetched and not yet played
+            """
+    }
+}
+
+/// `reel cache verify --json`.
+struct CacheVerifyOutput: Encodable {
+    var directory: String
+    var checked: Int
+    var bytes: Int64
+    var bad: [CacheVerifyReport.BadEntry]
+    var orphanFiles: Int
+    var removed: Int
+    var repaired: Bool
+    var clean: Bool
+
+    init(_ report: CacheVerifyReport) {
+        directory = report.directory
+        checked = report.checked
+        bytes = report.bytes
+        bad = report.bad
+        orphanFiles = report.orphanFiles
+        removed = report.removed
+        repaired = report.repaired
+        clean = report.isClean
+    }
+
+    var text: String {
+        var lines = ["Checked \(checked) entries (\(Human.bytes(bytes))) in \(directory): \(bad.count) bad, \(orphanFiles) orphan files"
+                     + (repaired ? "; removed \(removed)" : "")]
+        for entry in bad { lines.append("  bad: \(entry.key) (\(entry.file)): \(entry.reason)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `reel cache clear --json`.
+struct CacheClearOutput: Encodable {
+    var directory: String
+    var entries: Int
+    var bytes: Int64
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import ReelCore
+
+/// `--config FILE` and `--set key=value`, both repeatable, for every command: built-in defaults
+/// < each `--config` file in order < each `--set` in order.
+struct ConfigOptions: ParsableArguments {
+    @Option(name: .customLong("config"), help: ArgumentHelp("A JSON file of dotted configuration keys (repeatable; later files win).", valueName: "file"))
+    var configFiles: [String] = []
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("Set one configuration key, e.g. --set prefetch.maxConcurrent=3 (repeatable; wins over --config).", valueName: "key=value"))
+    var assignments: [String] = []
+
+    /// The layers in order of precedence, lowest first.
+    var sources: [ConfigSource] {
+        configFiles.map { ConfigSource.file($0) } + (assignments.isEmpty ? [] : [.assignments(assignments)])
+    }
+
+    /// The effective configuration and its warnings, without printing them.
+    func resolution(extra: [ConfigSource] = []) throws -> ConfigResolution {
+        try ConfigResolver().resolve(sources + extra)
+    }
+
+    /// The effective configuration; warnings (unknown keys) go to standard error.
+    func resolve() throws -> ReelConfig {
+        let resolution = try resolution()
+        for warning in resolution.warnings {
+            Self.warn(warning)
+        }
+        return resolution.config
+    }
+
+    /// Writes one line to standard error.
+    static func warn(_ line: String) {
+        FileHandle.standardError.write(Data("warning: \(line)\n".utf8))
+    }
+}

@@ -1,0 +1,392 @@
+import ArgumentParser
+import Foundation
+import OrderedCollections
+import ReelCore
+import ReelEngine
+import ReelServer
+
+/// `reel feed`: build the feed from a catalog, replay a scroll trace through visibility.
+struct FeedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feed",
+        abstract: "Build the feed, replay a scroll trace through visibility or the whole engine, check or report a session's events.",
+        subcommands: [Build.self, Visibility.self, Run.self, CheckEvents.self, Report.self]
+    )
+
+    /// Options shared by the feed subcommands.
+    struct FeedOptions: ParsableArguments {
+        @Option(help: ArgumentHelp("The feed catalog (default: feed.catalogPath).", valueName: "file"))
+        var feed: String?
+
+        @Option(help: ArgumentHelp("Screen size in points (default: device.screenWidth x device.screenHeight).", valueName: "WxH"))
+        var screen: String?
+
+        func validate() throws {
+            if let screen, Size(parsing: screen) == nil {
+                throw ValidationError("--screen must be WIDTHxHEIGHT in points, such as 390x844; got '\(screen)'")
+            }
+        }
+
+        func catalog(_ config: ReelConfig) throws -> FeedCatalog {
+            let catalog = try FeedCatalog.load(path: feed ?? config.feed.catalogPath)
+            if let warning = catalog.warning { ConfigOptions.warn(warning) }
+            return catalog
+        }
+
+        func size(_ config: ReelConfig) -> Size {
+            screen.flatMap(Size.init(parsing:)) ?? Size(screenOf: config)
+        }
+    }
+
+    struct Build: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the feed's widgets, their frames and the pages they came in.")
+
+        @OptionGroup var options: ConfigOptions
+        @OptionGroup var feed: FeedOptions
+
+        @Option(help: "Build only the first N pages (default: all).")
+        var pages: Int?
+
+        @Flag(help: "Print {widgets: [...], pages: [...]} as JSON.")
+        var json = false
+
+        func validate() throws {
+            if let pages, pages < 1 { throw ValidationError("--pages must be at least 1") }
+        }
+
+        func run() async throws {
+            try await CLIOutput.run("feed build") { try execute() }
+        }
+
+        private func execute() throws {
+            let config = try options.resolve()
+            let api = FeedAPI(catalog: try feed.catalog(config), config: config)
+            if api.isEndless && pages == nil {
+                throw ReelError(.invalidInput, "the feed loops without end (pagination.loopCatalog with pagination.maxWidgets 0): give --pages N")
+            }
+            let build = FeedBuild(api: api, config: config, screen: feed.size(config), pages: pages)
+            if json {
+                print(JSONWriter.pretty(build.json))
+                return
+            }
+            let model = build.model
+            let layout = build.layout
+            for record in model.pages {
+                print("page \(record.index): \(record.widgets.count) widget\(record.widgets.count == 1 ? "" : "s")")
+                for index in record.widgets {
+                    let item = model.items[index]
+                    let frame = layout.frames[index]
+                    let type = item.type?.rawValue ?? "collapsed"
+                    let detail: String = switch item.content {
+                    case .short(let short)?: "\(short.video.id) \(short.video.aspectRatio)  \"\(short.title)\""
+                    case .carousel(let carousel)?: carousel.videos.map(\.id).joined(separator: " ")
+                    case .merch(let merch)?: merch.imageURL
+                    case nil: item.failure ?? ""
+                    }
+                    let id = item.id.padding(toLength: 8, withPad: " ", startingAt: 0)
+                    let kind = type.padding(toLength: 9, withPad: " ", startingAt: 0)
+                    print("  \(String(index).leftPadded(5))  \(id) \(kind) y=\(JSONWriter.number(frame.y.rounded())) h=\(JSONWriter.number(frame.height.rounded()))  \(detail)")
+                }
+            }
+            let counts = Dictionary(grouping: model.items, by: { $0.type?.rawValue ?? "collapsed" }).mapValues(\.count)
+            let summary = ["short", "carousel", "merch", "collapsed"].compactMap { key in counts[key].map { "\($0) \(key)" } }.joined(separator: ", ")
+            print("\(model.count) widgets\(summary.isEmpty ? "" : " (\(summary))") in \(model.pages.count) page\(model.pages.count == 1 ? "" : "s"); screen \(layout.viewport) (\(layout.metrics.screenClass.rawValue)), feed width \(JSONWriter.number(layout.metrics.feedWidth)), content height \(JSONWriter.number(layout.contentHeight.rounded()))")
+        }
+    }
+
+    struct Visibility: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the card state transitions of a scroll trace (JSON lines of {t, y, x?, tap?}).")
+
+        @OptionGroup var options: ConfigOptions
+        @OptionGroup var feed: FeedOptions
+
+        @Option(help: ArgumentHelp("The scroll trace: JSON lines {\"t\": seconds, \"y\": offset, \"x\": {\"<widget id>\": offset}, \"tap\": \"<card id>\"}.", valueName: "file"))
+        var trace: String
+
+        @Flag(help: "Print one JSON object per event (transition, page, tap).")
+        var json = false
+
+        func run() async throws {
+            try await CLIOutput.run("feed visibility") { try execute() }
+        }
+
+        private func execute() throws {
+            let config = try options.resolve()
+            let scroll = try ScrollTrace.load(path: trace)
+            let api = FeedAPI(catalog: try feed.catalog(config), config: config)
+            let result = FeedReplay.run(trace: scroll, api: api, config: config, screen: feed.size(config))
+            for warning in result.warnings {
+                ConfigOptions.warn("\(trace): \(warning)")
+            }
+            for event in result.events {
+                if json {
+                    print(JSONWriter.compact(event.json))
+                } else {
+                    print(Self.line(event))
+                }
+            }
+            if !json {
+                let stats = result.controller.recycler.totals
+                print("\(result.events.count) events; view holders: \(stats.created) created, \(stats.reused) reused, \(stats.bound) bound")
+            }
+        }
+
+        static func line(_ event: FeedEvent) -> String {
+            let time = String(format3: event.time).leftPadded(9)
+            switch event.kind {
+            case .transition(let t):
+                return "\(time)  \(t.cardID.padding(toLength: 10, withPad: " ", startingAt: 0)) \(t.from.rawValue) -> \(t.to.rawValue)  (\(String(format3: t.fraction)))"
+            case .pageRequested(let page):
+                return "\(time)  page \(page) requested"
+            case .pageLoaded(let page, let widgets):
+                return "\(time)  page \(page) loaded: \(widgets.count) widgets"
+            case .collapsed(let widgetID, let reason):
+                return "\(time)  widget '\(widgetID)' collapsed: \(reason)"
+            case .tap(let cardID, let card):
+                return "\(time)  tap \(cardID)\(card == nil ? " (not loaded)" : "")"
+            }
+        }
+    }
+}
+
+extension FeedCommand {
+    /// `reel feed run`: a scroll trace through the whole engine in real time, measured.
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a scroll trace in real time through the whole engine and measure it.",
+            discussion: """
+                Serves a folder (default: Samples) with the CDN simulator on 127.0.0.1, or uses a \
+                server at --base-url, and runs the trace against it: pages, layout and visibility, \
+                prefetch, thumbnails through a fresh disk cache (a temporary folder, deleted \
+                afterwards), players mounted while their cards are, the play arbiter. Prints the \
+                summary (--json: one object); --events writes every event as JSON lines, --report \
+                the HTML report. --compare key=value runs the trace a second time with that \
+                configuration override (prefetch=off is short for prefetch.enabled=false) and \
+                prints both side by side with ratios; the second run's events go to <events>-b.jsonl \
+                and the report shows both. When serving a folder, merch images come from its \
+                images/merch/m{n}.jpg unless widgets.merch.imageURLTemplate is set. See \
+                docs/feed-session.md.
+                """)
+
+        @OptionGroup var options: ConfigOptions
+        @OptionGroup var feed: FeedOptions
+
+        @Option(help: ArgumentHelp("The scroll trace (JSON lines). Default: the first 29 s of Samples/traces/mixed.jsonl.", valueName: "file"))
+        var trace: String?
+
+        @Option(help: ArgumentHelp("Generate the trace instead: browse, fling, carousel or mixed.", valueName: "name"))
+        var pattern: String?
+
+        @Option(help: ArgumentHelp("With --pattern: the trace's length (default 30); with a trace file: run only its first S seconds.", valueName: "S"))
+        var seconds: Double?
+
+        @Option(help: "With --pattern: the seed of the trace's random choices.")
+        var seed: UInt64 = 1
+
+        @Option(help: ArgumentHelp("Network profile of the simulator: wifi, 4g, 3g (or unlimited).", valueName: "name"))
+        var profile = "4g"
+
+        @Option(help: ArgumentHelp("Serve this folder with the CDN simulator (default: Samples).", valueName: "dir"))
+        var serve: String?
+
+        @Option(name: .customLong("base-url"), help: ArgumentHelp("Use the server at this base URL instead of serving a folder.", valueName: "url"))
+        var baseURL: String?
+
+        @Option(help: ArgumentHelp("Write every event as JSON lines (with --compare, the second run's to <file>-b.jsonl).", valueName: "file.jsonl"))
+        var events: String?
+
+        @Option(help: ArgumentHelp("Write the HTML report (with --compare, both runs in one page).", valueName: "file.html"))
+        var report: String?
+
+        @Option(help: ArgumentHelp("Run a second time with this override and compare, e.g. prefetch=off or decoder.poolSize=2.", valueName: "key=value"))
+        var compare: String?
+
+        @Flag(help: "Print the summary as JSON ({a, b, ratios} with --compare).")
+        var json = false
+
+        func run() async throws {
+            try await CLIOutput.run("feed run") { try await execute() }
+        }
+
+        /// Bad options are one line and exit 2, like every other bad input of the run.
+        private func check() throws {
+            if let pattern, TracePattern(rawValue: pattern) == nil {
+                throw ReelError(.invalidInput, "unknown pattern '\(pattern)'; use \(TracePattern.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if trace != nil && pattern != nil { throw ReelError(.invalidInput, "give --trace or --pattern, not both") }
+            if serve != nil && baseURL != nil { throw ReelError(.invalidInput, "give --serve or --base-url, not both") }
+            if let seconds, !(seconds > 0 && seconds <= 86_400) { throw ReelError(.invalidInput, "--seconds must be in (0, 86400]; got \(seconds)") }
+            if let screen = feed.screen, Size(parsing: screen) == nil {
+                throw ReelError(.invalidInput, "--screen must be WIDTHxHEIGHT in points, such as 390x844; got '\(screen)'")
+            }
+        }
+
+        private func execute() async throws {
+            try check()
+            guard let network = NetworkProfile.named(profile), !network.isOffline else {
+                throw ReelError(.invalidInput, "unknown network profile '\(profile)' (use wifi, 4g, 3g or unlimited)")
+            }
+            let origin = try baseURL.map(FeedOrigin.remote(parsing:)) ?? FeedOrigin.serve(path: serve ?? "Samples", profile: network)
+            let resolution = try origin.configuration(options.sources)
+            for warning in resolution.warnings { ConfigOptions.warn(warning) }
+            let config = resolution.config
+            let second = try compare.map { try origin.configuration(options.sources, override: $0).config }
+            let catalog = try feed.catalog(config)
+            let scroll: ScrollTrace
+            if let pattern, let kind = TracePattern(rawValue: pattern) {
+                let length = seconds ?? 30
+                let api = FeedAPI(catalog: catalog, config: config)
+                let build = FeedBuild(api: api, config: config, screen: feed.size(config), pages: api.isEndless ? max(2, Int(length / 2)) : nil)
+                scroll = TraceGenerator.generate(kind, seconds: length, build: build, seed: seed)
+            } else if let trace {
+                let whole = try ScrollTrace.load(path: trace)
+                scroll = seconds.map(whole.cut(after:)) ?? whole
+            } else {
+                let whole = try ScrollTrace.load(path: "Samples/\(ScrollTrace.defaultFile)")
+                scroll = whole.cut(after: seconds ?? ScrollTrace.defaultSeconds)
+            }
+            let request = FeedRunRequest(catalog: catalog, trace: scroll, origin: origin, screen: feed.size(config))
+            let runs: [FeedRunResult]
+            var comparison: FeedComparison?
+            if let second, let compare {
+                comparison = try await FeedComparison.run(request, a: config, b: second, override: compare)
+                runs = [comparison!.a, comparison!.b]
+            } else {
+                runs = [try await FeedRun.run(request, config: config, title: trace.map { URL(fileURLWithPath: $0).lastPathComponent } ?? pattern ?? "mixed")]
+            }
+            for run in runs {
+                for warning in Set(run.warnings).sorted() { ConfigOptions.warn("\(run.title): \(warning)") }
+            }
+            let written = try await FeedRunFiles.write(runs, events: events, report: report)
+            if json {
+                print(JSONWriter.pretty(comparison?.json ?? runs[0].summary.json))
+                return
+            }
+            print(FeedRunText.header(request, runs: runs))
+            print(SessionSummary.table(runs.map { ($0.title, $0.summary) }))
+            for path in written { print("wrote \(path)") }
+        }
+    }
+}
+
+extension FeedCommand {
+    /// `reel feed check-events`: the play rules, verified from a session's events file.
+    struct CheckEvents: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "check-events",
+            abstract: "Verify from an events file (reel feed run --events) that the play rules held.",
+            discussion: """
+                Checks that two widgets never played at once, that no widget played more cards than \
+                its type's limit (playback.<type>.maxSimultaneous), that a card autoplayed at most once, \
+                that every playStart followed its card's mount, and with --low-end that nothing \
+                autoplayed and never two players were mounted. Prints each violation; exits 1 if any.
+                """)
+
+        @OptionGroup var options: ConfigOptions
+
+        @Argument(help: ArgumentHelp("The events file: JSON lines as reel feed run --events writes them.", valueName: "file"))
+        var file: String
+
+        @Flag(help: "Check the low-end rules too (device.isLowEnd from the configuration also turns them on).")
+        var lowEnd = false
+
+        @Flag(help: "Print {facts, violations: [{kind, t, cards, message}]} as JSON.")
+        var json = false
+
+        func run() async throws {
+            let violations = try await CLIOutput.run("feed check-events") { () throws -> [PlayRuleViolation] in
+                let config = try options.resolve()
+                let facts = try SessionEvent.load(path: file).compactMap(\.playFact)
+                var limits: [WidgetType: Int] = [:]
+                for type in WidgetType.allCases { limits[type] = config.playback.maxSimultaneous(for: type) }
+                let violations = PlayRulesChecker.check(facts, maxSimultaneous: limits, isLowEnd: lowEnd || config.device.isLowEnd)
+                if json {
+                    print(JSONWriter.compact(.object([
+                        "facts": .int(facts.count),
+                        "violations": .array(violations.map { violation in
+                            .object([
+                                "kind": .string(violation.kind.rawValue), "t": .double(violation.time),
+                                "cards": .array(violation.cards.map(JSONValue.string)), "message": .string(violation.message),
+                            ])
+                        }),
+                    ])))
+                } else {
+                    for violation in violations { print(violation.description) }
+                    print("\(file): \(facts.count) play facts, \(violations.isEmpty ? "every rule held" : "\(violations.count) violation\(violations.count == 1 ? "" : "s")")")
+                }
+                return violations
+            }
+            if !violations.isEmpty { throw ExitCode(1) }
+        }
+    }
+}
+
+extension FeedCommand {
+    /// `reel feed report`: the HTML report of one saved session, or of two compared.
+    struct Report: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "report",
+            abstract: "Write the HTML report of a feed session (or two, compared) from saved events.",
+            discussion: """
+                One self-contained page (inline CSS and SVG, nothing fetched): a timeline of every \
+                card's visibility state with plays, first frames, stalls and errors; a histogram of \
+                time to first frame; bytes read over time by origin and cache hit; the summary table \
+                (with b/a ratios for two runs). The i-th --summary and --title go with the i-th \
+                --events; a summary file holding a comparison ({a, b, ratios}) serves both runs. \
+                See docs/report.md.
+                """)
+
+        @Option(name: .customLong("events"), help: ArgumentHelp("An events file (reel feed run --events); give it twice to compare two runs.", valueName: "file"))
+        var events: [String] = []
+
+        @Option(name: .customLong("summary"), help: ArgumentHelp("The run's summary (reel feed run --json), or a comparison {a, b, ratios}.", valueName: "file"))
+        var summaries: [String] = []
+
+        @Option(name: .customLong("title"), help: ArgumentHelp("The run's name in the report (default: the events file's name).", valueName: "text"))
+        var titles: [String] = []
+
+        @Option(help: ArgumentHelp("Where to write the HTML page.", valueName: "file.html"))
+        var output: String
+
+        @Flag(help: "Print {output, bytes, runs: [{title, events, cards}]} as JSON.")
+        var json = false
+
+        @OptionGroup var options: ConfigOptions
+
+        func run() async throws {
+            try await CLIOutput.run("feed report") {
+                _ = try options.resolve()
+                let report = try HTMLReport.load(events: events, summaries: summaries, titles: titles)
+                let size = try report.write(to: output)
+                let runs = report.runs.map { run in
+                    (title: run.title, events: run.events.count, cards: Set(run.events.compactMap(\.card)).count)
+                }
+                if json {
+                    print(JSONWriter.compact(.object([
+                        "output": .string(output), "bytes": .int(size),
+                        "runs": .array(runs.map { .object(["title": .string($0.title), "events": .int($0.events), "cards": .int($0.cards)]) }),
+                    ])))
+                } else {
+                    let described = runs.map { "\($0.title): \($0.events) events, \($0.cards) cards" }.joined(separator: "; ")
+                    print("wrote \(output) (\(Human.bytes(Int64(size)))): \(described)")
+                }
+            }
+        }
+    }
+}
+
+extension String {
+    /// The string right-aligned in `width` columns.
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+
+    /// A number with three decimals.
+    fileprivate init(format3 value: Double) {
+        let scaled = Int((value * 1000).rounded())
+        let sign = scaled < 0 ? "-" : ""
+        let magnitude = abs(scaled)
+        let fraction = String(magnitude % 1000)
+        self = "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}

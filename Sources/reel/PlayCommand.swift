@@ -1,0 +1,179 @@
+import ArgumentParser
+import Foundation
+import ReelCore
+import ReelMedia
+import ReelNet
+
+struct PlayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play an HLS or DASH stream (or a media file) headlessly and measure its start and frames.",
+        discussion: """
+            Prints one TTFF line with its phases and one frame-timing line. TTFF runs from the play \
+            request, before any I/O, to the first decoded video frame handed to the renderer; its \
+            phases (manifest, open, probe, codec open, first frame) add up to it.
+
+            With --framemd5, standard output carries one line per decoded video frame, \
+            "<index>, <pts>, <md5>" (pts in the stream's time base; md5 over the frame's planes \
+            packed with alignment 1, as `ffmpeg -f framemd5` hashes them), and the summary goes to \
+            standard error.
+
+            Remote inputs read through the disk cache (--cache, default cache.directory, else \
+            $XDG_CACHE_HOME/reel or ~/.cache/reel): cached bytes come from disk, the rest streams from \
+            the network into the cache as it plays. With --offline, or once the network turns out to be \
+            unreachable, playback plays what the cache holds and fetches nothing: the variant whose \
+            start is cached, up to the last cached segment.
+
+            Exit status: 0 success, 2 bad input, 3 network (offline: nothing usable cached), 4 playlist \
+            or manifest, 5 decoding, 6 cache, 130 cancelled.
+            """)
+
+    @Argument(help: "An http(s) URL or a local path of a playlist (.m3u8), an MPD, or a media file.")
+    var input: String
+
+    @Option(help: "Stop after this many video frames.")
+    var frames: Int?
+
+    @Flag(help: "Decode as fast as possible instead of pacing frames in real time.")
+    var fast = false
+
+    @Option(help: "Decoder threads (0 lets FFmpeg choose; 1 starts fastest). Default: decoder.threads.")
+    var threads: Int?
+
+    @Flag(help: "Print an MD5 line per decoded video frame on standard output.")
+    var framemd5 = false
+
+    @Option(help: "Write the first decoded frame as a PNG to this path.")
+    var thumbnail: String?
+
+    @Option(help: "Bytes the demuxer may read to detect streams. Default: decoder.probeSizeBytes.")
+    var probesize: Int?
+
+    @Option(name: .customLong("analyzeduration-ms"), help: "Media time the demuxer may analyse for stream parameters. Default: decoder.analyzeDurationMs.")
+    var analyzeDurationMs: Int?
+
+    @Flag(name: .customLong("find-stream-info"), help: "Also run avformat_find_stream_info after opening (slower start); same as --set decoder.findStreamInfo=true.")
+    var findStreamInfo = false
+
+    @Flag(name: .customLong("no-audio"), help: "Do not decode the audio stream.")
+    var noAudio = false
+
+    @Flag(help: "Print one JSON object instead of the human summary.")
+    var json = false
+
+    @OptionGroup var cache: CacheOptions
+
+    @Flag(name: .customLong("no-cache"), help: "Do not read or write the disk cache (same as --set cache.enabled=false).")
+    var noCache = false
+
+    @Flag(help: "Fetch nothing: play what the cache holds (the variant whose start is cached, up to the last cached segment).")
+    var offline = false
+
+    @OptionGroup var config: ConfigOptions
+
+    func validate() throws {
+        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1 (got \(frames))") }
+        if let threads, threads < 0 { throw ValidationError("--threads must be 0 or more (got \(threads))") }
+        if let probesize, probesize < 32 { throw ValidationError("--probesize must be at least 32 bytes (got \(probesize))") }
+        if let analyzeDurationMs, analyzeDurationMs < 0 { throw ValidationError("--analyzeduration-ms must be 0 or more") }
+        if offline && noCache { throw ValidationError("--offline plays from the cache; it cannot be used with --no-cache") }
+    }
+
+    func run() async throws {
+        try await CLIOutput.run("play") { try await execute() }
+    }
+
+    private func execute() async throws {
+            let settings = try config.resolve()
+            let url = try InputLocation.parse(input)
+            var request = PlaybackRequest(input: url)
+            request.mode = fast ? .fast : .realTime
+            request.maxFrames = frames
+            request.threads = threads ?? settings.decoder.threads
+            request.frameHashes = framemd5
+            request.thumbnailPath = thumbnail
+            request.decodeAudio = !noAudio
+            request.demux = DemuxOptions(settings.decoder)
+            request.constraints = PlaybackConstraints(settings.device)
+            if let probesize { request.demux.probeSizeBytes = probesize }
+            if let analyzeDurationMs { request.demux.analyzeDurationMs = analyzeDurationMs }
+            if findStreamInfo { request.demux.findStreamInfo = true }
+            let engine = TransferEngine(options: NetworkOptions(settings.network))
+            let network = URLDataSourceFactory(engine: engine, allowLocalFiles: url.isFileURL)
+            var factory: any DataSourceFactory = network
+            var diskCache: Cache?
+            let reachability = NetworkReachability(forcedOffline: offline)
+            if offline && !settings.cache.enabled {
+                throw ReelError(.invalidConfig, "--offline plays from the cache, but cache.enabled is false")
+            }
+            if !url.isFileURL && settings.cache.enabled && !noCache {
+                // Local inputs are read where they are; only http(s) bytes are cached.
+                let opened = try await cache.open(settings)
+                if offline, let reason = opened.disabledReason {
+                    await opened.closeAsync()
+                    throw ReelError(.cacheIO, "--offline plays from the cache, but it cannot be used: \(reason)")
+                }
+                diskCache = opened
+                factory = CacheDataSourceFactory(cache: opened, upstream: network, origin: .playback, reachability: reachability)
+            }
+            let printer = LinePrinter()
+            var onFrameHash: (@Sendable (FrameHash) -> Void)?
+            if framemd5 {
+                onFrameHash = { hash in printer.print("\(hash.index), \(hash.pts), \(hash.md5)") }
+            }
+            let playback = Playback(request: request, factory: factory, onFrameHash: onFrameHash)
+            let report: PlaybackReport
+            do {
+                report = try await playback.run()
+            } catch {
+                await diskCache?.closeAsync()
+                throw error
+            }
+            await diskCache?.closeAsync()
+            printer.flush()
+            var summary = json ? try CLIOutput.json(report) : PlaySummary.text(report)
+            if !json, let diskCache, reachability.isOffline {
+                let why = reachability.failure.map { "the network is unreachable (\($0.message))" } ?? "--offline"
+                summary += "\nOffline: \(why); played what the cache '\(diskCache.directory.path)' holds"
+            }
+            if framemd5 { CLIOutput.printToStandardError(summary) } else { print(summary) }
+    }
+}
+
+/// Buffered writes to standard output from the playback thread (hash lines come fast).
+final class LinePrinter: Sendable {
+    private let buffer = FileLineBuffer()
+
+    func print(_ line: String) { buffer.append(line) }
+    func flush() { buffer.flush() }
+}
+
+/// Prints the human summary of a playback.
+enum PlaySummary {
+    static func text(_ report: PlaybackReport) -> String {
+        let p = report.phases
+        var lines: [String] = []
+        var ttff = "TTFF \(Human.ms(report.ttffMs)) (manifest \(Human.ms(p.manifestMs)), open \(Human.ms(p.openMs)), "
+            + "probe \(Human.ms(p.probeMs)), codec open \(Human.ms(p.codecOpenMs)), first frame \(Human.ms(p.firstFrameMs)))"
+        // Network timings mean something only for a request that went over HTTP.
+        if let first = report.network.firstRequest, first.url.hasPrefix("http") {
+            ttff += "; first request: connect \(Human.ms(first.connectMs)), first byte \(Human.ms(first.firstByteMs))"
+        }
+        lines.append(ttff)
+        let v = report.video
+        lines.append(
+            "Video \(v.codec) \(v.width)x\(v.height): \(v.frames) frames, \(String(format: "%.1f", v.fps)) fps, "
+            + "decode p50 \(Human.ms(v.decodeMs.p50)) p95 \(Human.ms(v.decodeMs.p95)) max \(Human.ms(v.decodeMs.max)), "
+            + "late \(v.late), dropped \(v.dropped), stalls \(v.stalls)"
+            + (v.stalls > 0 ? " (\(Human.ms(v.stallMs)))" : ""))
+        if let audio = report.audio { lines.append("Audio \(audio.codec): \(audio.frames) frames") }
+        var network = "Network: \(report.network.requests) requests, \(Human.bytes(report.network.bytes))"
+        if report.network.cacheHitBytes > 0 { network += " (\(Human.bytes(report.network.cacheHitBytes)) from cache)" }
+        if let variant = report.variant { network += "; variant \(variant)" }
+        lines.append(network)
+        if !report.errors.isEmpty {
+            lines.append("Problems (\(report.errors.count)): " + report.errors.prefix(3).joined(separator: "; "))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import Dispatch
+import Foundation
+import ReelServer
+
+/// `reel serve`: the CDN simulator from the command line. Prints its URL on the first line,
+/// serves until SIGINT or SIGTERM, then prints the bill.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a directory like a CDN seen from a phone: Range, keep-alive, network profiles, faults.",
+        discussion: """
+            Prints the listening URL (http://HOST:PORT/) on the first line of standard output, serves \
+            until SIGINT or SIGTERM, then prints the CDN bill: requests, body bytes, connections, \
+            statuses and injected faults, in total and per path. Faults are drawn from --seed, per path \
+            and per request number, so the same seed gives the same faults.
+            """
+    )
+
+    @Argument(help: "The directory to serve. Nothing outside it is ever read.")
+    var directory: String
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free port (read it from the first line of output).")
+    var port = 0
+
+    @Option(help: "Network profile: wifi (10 ms, 40000 kbps), 4g (50 ms, 8000 kbps), 3g (200 ms, 1500 kbps), offline (every connection closed unanswered) or unlimited (the default).")
+    var profile: String?
+
+    @Option(name: .customLong("latency-ms"), help: "Delay before each response head, in milliseconds (overrides the profile's).")
+    var latencyMilliseconds: Int?
+
+    @Option(name: .customLong("bandwidth-kbps"), help: "Bandwidth of each connection in kilobits per second (overrides the profile's).")
+    var bandwidthKbps: Int?
+
+    @Option(help: "Fraction of requests (0...1) answered 503 Service Unavailable.")
+    var failRate = 0.0
+
+    @Option(help: "Fraction of responses (0...1) that stall partway through the body and keep the connection open.")
+    var stallRate = 0.0
+
+    @Option(help: "Fraction of responses (0...1) whose connection is reset partway through the body.")
+    var resetRate = 0.0
+
+    @Option(help: "Seed for the fault decisions.")
+    var seed: UInt64 = 0
+
+    @Option(help: "Also write the bill as JSON to this file on exit.")
+    var statsFile: String?
+
+    @Flag(help: "Print the bill as JSON instead of a table.")
+    var json = false
+
+    /// Accepted like every command's; the simulator itself reads no configuration key.
+    @OptionGroup var config: ConfigOptions
+
+    func validate() throws {
+        if let profile, NetworkProfile.named(profile) == nil {
+            let names = NetworkProfile.builtIn.map(\.name).joined(separator: ", ")
+            throw ValidationError("unknown profile '\(profile)'; use one of: \(names)")
+        }
+        for (name, rate) in [("--fail-rate", failRate), ("--stall-rate", stallRate), ("--reset-rate", resetRate)] {
+            guard rate.isFinite, (0...1).contains(rate) else {
+                throw ValidationError("\(name) \(rate) is outside 0...1")
+            }
+        }
+        guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is outside 0...65535") }
+        if let latencyMilliseconds, latencyMilliseconds < 0 {
+            throw ValidationError("--latency-ms \(latencyMilliseconds) is negative")
+        }
+        if let bandwidthKbps, bandwidthKbps <= 0 {
+            throw ValidationError("--bandwidth-kbps \(bandwidthKbps) must be positive")
+        }
+    }
+
+    func run() async throws {
+        try await CLIOutput.run("serve") { try await execute() }
+    }
+
+    private func execute() async throws {
+        _ = try config.resolve()
+        var networkProfile = profile.flatMap(NetworkProfile.named) ?? .unlimited
+        if latencyMilliseconds != nil || bandwidthKbps != nil {
+            networkProfile = NetworkProfile(
+                name: "custom",
+                latencyMilliseconds: latencyMilliseconds ?? networkProfile.latencyMilliseconds,
+                bandwidthKbps: bandwidthKbps ?? networkProfile.bandwidthKbps,
+                isOffline: networkProfile.isOffline)
+        }
+        let faults = FaultInjection(failRate: failRate, resetRate: resetRate, stallRate: stallRate, seed: seed)
+        let configuration = CDNServerConfiguration(rootPath: directory, host: host, port: port,
+                                                   profile: networkProfile, faults: faults)
+        let signals = SignalWaiter([SIGINT, SIGTERM])
+        let bill = try await withServer(configuration) { server in
+            print(server.baseURL.absoluteString)
+            fflush(nil)
+            Self.printToStandardError("serving \(directory) at \(server.baseURL.absoluteString), profile \(networkProfile); stop with Ctrl-C")
+            await signals.wait()
+            return server.bill()
+        }
+        if json {
+            print(try bill.jsonString())
+        } else {
+            print(bill.table())
+        }
+        if let statsFile {
+            try await bill.writeJSON(toFile: statsFile)
+        }
+    }
+
+    private static func printToStandardError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+/// Waits for the first of some signals, delivered through Dispatch signal sources (the default
+/// action is turned off with `signal(_, SIG_IGN)` so the process lives on to print its bill).
+private final class SignalWaiter {
+    private let sources: [any DispatchSourceSignal]
+    private let stream: AsyncStream<Int32>
+
+    init(_ numbers: [Int32]) {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        self.stream = stream
+        sources = numbers.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    deinit {
+        sources.forEach { $0.cancel() }
+    }
+
+    /// Returns when one of the signals arrives.
+    func wait() async {
+        for await _ in stream { return }
+    }
+}

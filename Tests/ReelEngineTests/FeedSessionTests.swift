@@ -1,0 +1,127 @@
+import Foundation
+import ReelCore
+import ReelEngine
+import ReelServer
+import ReelTestSupport
+import Testing
+
+/// The feed session end to end, in real time: the bundled traces through the CDN simulator on
+/// loopback, real HLS/DASH streams decoded by FFmpeg, the disk cache, the decoder pool and the
+/// play arbiter. Every session's events must keep the play rules (the checker behind
+/// `reel feed check-events`), survive a round trip through the events file, and its summary's
+/// CDN figures must be the simulator's own bill.
+@Suite("Feed session")
+struct FeedSessionTests {
+    /// A run of one trace against a fresh simulator (4g), with its bill read by the test itself.
+    struct Run {
+        var result: FeedRunResult
+        var bill: CDNBill
+        var config: ReelConfig
+    }
+
+    static func run(trace: ScrollTrace, settings: [String] = []) async throws -> Run {
+        try await withSampleServer(profile: .fourG) { server in
+            let origin = FeedOrigin.simulator(server)
+            let config = try ConfigResolver().resolve(origin.defaultLayers + (settings.isEmpty ? [] : [.assignments(settings)])).config
+            let catalog = try FeedCatalog.load(path: PackagePaths.samples.appendingPathComponent("video-feed.json").path)
+            let request = FeedRunRequest(catalog: catalog, trace: trace, origin: origin)
+            let result = try await FeedRun.run(request, config: config, title: "test")
+            return Run(result: result, bill: server.bill(), config: config)
+        }
+    }
+
+    static func bundled(_ name: String) throws -> ScrollTrace {
+        try ScrollTrace.load(path: PackagePaths.samples.appendingPathComponent("traces/\(name).jsonl").path)
+    }
+
+    /// The play rules over a session's events, with the configuration's limits.
+    static func violations(_ events: [SessionEvent], config: ReelConfig) -> [PlayRuleViolation] {
+        var limits: [WidgetType: Int] = [:]
+        for type in WidgetType.allCases { limits[type] = config.playback.maxSimultaneous(for: type) }
+        return PlayRulesChecker.check(events.compactMap(\.playFact), maxSimultaneous: limits, isLowEnd: config.device.isLowEnd)
+    }
+
+    @Test("every bundled trace keeps the play rules, on a normal and on a low-end device",
+          arguments: ["browse", "fling", "carousel", "mixed"], [false, true])
+    func bundledTraces(name: String, lowEnd: Bool) async throws {
+        let run = try await Self.run(trace: try Self.bundled(name), settings: ["device.isLowEnd=\(lowEnd)"])
+        let events = run.result.events, summary = run.result.summary
+        let violations = Self.violations(events, config: run.config)
+        #expect(violations.isEmpty, "\(name) low-end \(lowEnd): \(violations.map(\.description))")
+        let facts = events.compactMap(\.playFact)
+        print("""
+            feed session \(name)\(lowEnd ? " low-end" : ""): \(events.count) events, \(facts.count) play facts, \
+            \(summary.plays) plays, TTFF p50 \(summary.ttffMs.p50) ms p95 \(summary.ttffMs.p95) ms, \
+            within 50 ms \(summary.startedWithin50msRatio), CDN \(summary.cdnRequests) requests \(summary.cdnBytes) B, \
+            played \(summary.bytesPlayed) B, errors \(summary.errors)
+            """)
+        #expect(summary.errors == 0, "errors: \(events.filter { if case .error = $0.kind { true } else { false } }.map(\.json))")
+        #expect(events.contains { if case .visibility = $0.kind { true } else { false } })
+        #expect(events.contains { if case .fetch(_, _, _, .thumbnail, _) = $0.kind { true } else { false } })
+        if name == "fling" {
+            // The fling passes the merch card: its image comes from the served folder.
+            #expect(events.contains { if case .fetch(let url, let bytes, _, .thumbnail, "m0/0") = $0.kind { url.contains("/images/merch/m1.jpg") && bytes > 0 } else { false } })
+        }
+        let starts = facts.filter { if case .playStart = $0.kind { true } else { false } }
+        if lowEnd {
+            // Nothing autoplays: only the trace's taps start videos, one player at a time.
+            #expect(starts.allSatisfy { if case .playStart(_, _, true) = $0.kind { true } else { false } })
+        } else {
+            #expect(summary.plays > 0 && summary.frames > 0 && summary.bytesPlayed > 0, "\(summary.json)")
+        }
+        // Every play reached its first frame, and each first frame follows its play's start.
+        var started: [String: Double] = [:]
+        var firstFrames = 0
+        for event in events {
+            if case .playStart(let card, _, _, _) = event.kind { started[card] = event.time }
+            if case .firstFrame(let card, let ttff, _) = event.kind {
+                firstFrames += 1
+                let start = try #require(started[card], "a first frame of \(card) without a play")
+                #expect(event.time >= start && ttff >= 0)
+            }
+        }
+        #expect(firstFrames <= summary.plays)
+    }
+
+    @Test("the summary's CDN figures are the simulator's bill, and the events file round-trips")
+    func billAndEventsFile() async throws {
+        let build = try Self.build()
+        let trace = TraceGenerator.generate(.mixed, seconds: 15, build: build, seed: 5)
+        let run = try await Self.run(trace: trace)
+        let summary = run.result.summary
+        #expect(run.bill.requests > 0)
+        #expect(summary.cdnRequests == run.bill.requests)
+        #expect(summary.cdnBytes == Int64(run.bill.bodyBytes))
+        // What the session read from the network cannot exceed what the CDN sent.
+        var networkBytes: Int64 = 0, networkReads = 0
+        for event in run.result.events {
+            if case .fetch(_, let bytes, false, _, _) = event.kind {
+                networkBytes += bytes
+                networkReads += 1
+            }
+        }
+        #expect(networkBytes > 0 && networkBytes <= summary.cdnBytes, "read \(networkBytes) of \(summary.cdnBytes) billed")
+        #expect(networkReads <= summary.cdnRequests)
+        #expect(Self.violations(run.result.events, config: run.config).isEmpty)
+
+        let folder = try makeScratchFolder("reel-session-events")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("events.jsonl").path
+        let written = try await FeedRunFiles.write([run.result], events: path, report: nil)
+        #expect(written == [path])
+        let loaded = try SessionEvent.load(path: path)
+        let expected = run.result.events.map { event -> SessionEvent in
+            var rounded = event
+            rounded.time = (event.time * 1e6).rounded() / 1e6
+            return rounded
+        }
+        #expect(loaded == expected)
+        #expect(SessionSummary(events: loaded).plays == summary.plays)
+    }
+
+    static func build() throws -> FeedBuild {
+        let config = try ConfigResolver().resolve([]).config
+        let catalog = try FeedCatalog.load(path: PackagePaths.samples.appendingPathComponent("video-feed.json").path)
+        return FeedBuild(api: FeedAPI(catalog: catalog, config: config), config: config)
+    }
+}

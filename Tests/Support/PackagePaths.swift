@@ -1,0 +1,22 @@
+import Foundation
+
+/// Where the package's own files are, found from this source file's location.
+public enum PackagePaths {
+    /// The package root (the folder holding Package.swift).
+    public static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static let samples = root.appendingPathComponent("Samples")
+
+    /// The built `reel` executable next to the test bundle.
+    public static var reelBinary: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // `swift test` runs <build>/debug/ReelPackageTests.xctest; the tool sits beside it.
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("reel")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return root.appendingPathComponent(".build/debug/reel")
+    }
+}
