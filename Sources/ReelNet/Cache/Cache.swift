@@ -260,19 +260,22 @@ public final class Cache: Sendable {
             return nil
         }
         let liveText = writer.kind == .playlist || writer.kind == .media ? transfer.playlistText : nil
+        guard let checksum = orAbandon(writer, { try writer.seal() }) else { return nil }
+        return CacheEntry(
+            key: writer.key, file: writer.name, kind: writer.kind, length: writer.length,
+            totalLength: complete ? writer.length : totalLength, isComplete: complete, checksum: checksum,
+            isLive: liveText.map(PlaylistLiveness.isLive) ?? false, origin: transfer.origin,
+            usedByPlayback: usedByPlayback || transfer.origin == .playback, lastAccess: 0)
+    }
+
+    /// `body`'s result; when it throws, `writer` is abandoned, writes stop with one warning
+    /// (`writeFailed`) and the result is nil.
+    func orAbandon<T>(_ writer: CacheWriter, _ body: () throws -> T) -> T? {
         do {
-            let checksum = try writer.seal()
-            return CacheEntry(
-                key: writer.key, file: writer.name, kind: writer.kind, length: writer.length,
-                totalLength: complete ? writer.length : totalLength, isComplete: complete, checksum: checksum,
-                isLive: liveText.map(PlaylistLiveness.isLive) ?? false, origin: transfer.origin,
-                usedByPlayback: usedByPlayback || transfer.origin == .playback, lastAccess: 0)
-        } catch let error as ReelError {
-            writer.abandon()
-            writeFailed(error)
-            return nil
+            return try body()
         } catch {
             writer.abandon()
+            writeFailed(error as? ReelError ?? ReelError(.cacheIO, "writing the cache file of '\(writer.key)' failed: \(error)"))
             return nil
         }
     }
@@ -285,30 +288,13 @@ public final class Cache: Sendable {
     public func store(_ bytes: [UInt8], for spec: DataSpec, origin: CacheOrigin = .playback,
                       durable: Bool = true) -> CacheEntry? {
         guard let writer = makeWriter(key: spec.cacheKey, kind: spec.kind) else { return nil }
-        do {
-            try writer.write(bytes)
-        } catch let error as ReelError {
-            writer.abandon()
-            writeFailed(error)
-            return nil
-        } catch {
-            writer.abandon()
-            return nil
-        }
+        guard orAbandon(writer, { try writer.write(bytes) }) != nil else { return nil }
         let budget = state.withLock { maxBytes - $0.indexBytes }
         guard writer.length <= budget else {
             writer.abandon()
             return nil
         }
-        let checksum: UInt64
-        do {
-            checksum = durable ? try writer.seal() : try writer.sealWithoutSync()
-        } catch let error as ReelError {
-            writer.abandon()
-            writeFailed(error)
-            return nil
-        } catch {
-            writer.abandon()
+        guard let checksum = orAbandon(writer, { durable ? try writer.seal() : try writer.sealWithoutSync() }) else {
             return nil
         }
         let text = writer.capturedText

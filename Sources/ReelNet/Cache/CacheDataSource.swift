@@ -99,15 +99,9 @@ public final class CacheDataSource: DataSource {
         while true {
             attempt += 1
             let writer = cache.makeWriter(key: transfer.key, kind: transfer.spec.kind)
-            if let writer, !prefix.isEmpty {
-                do {
-                    try writer.write(prefix)
-                } catch {
-                    writer.abandon()
-                    cache.writeFailed(error as? ReelError ?? ReelError(.cacheIO, "\(error)"))
-                    prefix = []
-                    continue
-                }
+            if let writer, !prefix.isEmpty, cache.orAbandon(writer, { try writer.write(prefix) }) == nil {
+                prefix = []
+                continue
             }
             if writer == nil { prefix = [] }
             let source = upstream.makeDataSource(cancellation: transfer.upstreamCancellation)
