@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// What the CDN served, as its bill would show it: requests, body bytes, connections, statuses
 /// and injected faults, in total and per path. A snapshot: `CDNServer.bill()` makes a new one.
@@ -98,9 +99,7 @@ public struct CDNBill: Sendable, Hashable, Codable {
 
     /// The bill as JSON with sorted keys (pretty-printed by default), for files and scripts.
     public func jsonData(prettyPrinted: Bool = true) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = prettyPrinted ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        try ReportJSON.data(self, compact: !prettyPrinted)
     }
 
     /// The bill as a JSON string (see `jsonData(prettyPrinted:)`).

@@ -1,5 +1,6 @@
 /// The CDN simulator's error: what failed (a code), on what and why (the message), and the
-/// underlying cause. ReelServer stands apart from ReelCore, so it carries its own small type.
+/// underlying cause. Its codes are the simulator's own (serving a folder, binding, the bill), not
+/// the engine's `ReelError` areas, so the CLI maps them to exit codes of their own.
 public struct CDNServerError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure.
     public enum Code: String, Sendable {

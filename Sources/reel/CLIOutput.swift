@@ -5,12 +5,9 @@ import ReelServer
 
 /// Printing helpers shared by every command: JSON for scripts, one-line errors for people.
 enum CLIOutput {
-    /// Encodes `value` as JSON (sorted keys; pretty unless `compact`).
+    /// Encodes `value` as JSON (sorted keys; pretty unless `compact`; non-finite numbers as null).
     static func json<T: Encodable>(_ value: T, compact: Bool = false) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategyFallback()
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        try ReportJSON.string(value, compact: compact)
     }
 
     static func printError(_ text: String) {
@@ -43,17 +40,10 @@ enum CLIOutput {
             printError("reel \(command): \(error.description)")
             throw ExitCode(exitCode(for: error))
         } catch let error as CDNServerError {
-            // The simulator stands apart from ReelCore's errors; its setup failures are bad input.
+            // The simulator's setup failures are bad input; failing to read a file or write the bill is not.
             printError("reel \(command): \(error.description)")
             throw ExitCode(error.code == .readFailed || error.code == .statsWriteFailed ? 1 : 2)
         }
-    }
-}
-
-extension JSONEncoder {
-    /// Infinite or NaN numbers (an empty measurement) are written as 0 rather than failing.
-    fileprivate func nonConformingFloatEncodingStrategyFallback() {
-        nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "0", negativeInfinity: "0", nan: "0")
     }
 }
 

@@ -53,4 +53,19 @@ struct JSONParserTests {
         #expect(JSONWriter.number(.nan) == "null")
         #expect(JSONWriter.number(3) == "3")
     }
+
+    @Test("reports encode non-finite numbers as null, keys sorted, slashes plain")
+    func reportJSON() throws {
+        struct Report: Encodable {
+            var url = "http://h/a/b.m3u8"
+            var ratio = Double.nan
+            var p99 = Double.infinity
+            var values = [1.5, -Double.infinity]
+            var label = "\u{1}reel:non-finite"
+        }
+        let text = try ReportJSON.string(Report(), compact: true)
+        #expect(text == #"{"label":"\u0001reel:non-finite","p99":null,"ratio":null,"url":"http://h/a/b.m3u8","values":[1.5,null]}"#)
+        let value = try JSONParser.parse(try ReportJSON.string(Report()))
+        #expect(value["ratio"] == .null && value["values"] == .array([.double(1.5), .null]))
+    }
 }

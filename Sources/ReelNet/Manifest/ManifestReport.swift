@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// What `reel inspect` shows about a manifest: its type, its variants and its renditions with
 /// every segment. Encodes exactly the documented JSON shape, absent values as JSON `null`.
@@ -136,9 +137,7 @@ public struct ManifestReport: Codable, Sendable, Hashable {
 
     /// The report as JSON (sorted keys, so the output is stable).
     public func jsonData(prettyPrinted: Bool = true) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = prettyPrinted ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        try ReportJSON.data(self, compact: !prettyPrinted)
     }
 
     /// A compact table for people: one line per variant, one per rendition.
