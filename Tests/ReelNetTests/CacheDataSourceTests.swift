@@ -199,37 +199,82 @@ struct CacheDataSourceTests {
         }
     }
 
+    /// A prefetch of `name` whose response stalls after `bytes` (so its transfer stays in flight),
+    /// read that far and then cancelled without leaving: the transfer is closed to new readers but
+    /// not settled until `leader` closes. `waits` logs the readers that wait for the settle.
+    struct CancelledLeader {
+        let leader: SourceBox
+        let head: [UInt8]
+        let waits = EventLog()
+        let spec: DataSpec
+        let factory: CacheDataSourceFactory
+
+        init(_ harness: CacheHarness, _ cache: Cache, _ name: String, after bytes: Int) async throws {
+            cache.addObserver { [waits] in if case .waitingForSettle = $0 { waits.add($0) } }
+            harness.server.injectFault(.stall(afterBytes: bytes), path: "/\(name)", count: 1)
+            let spec = DataSpec(url: harness.url(name), kind: .segment)
+            let factory = harness.factory(cache, origin: .prefetch)
+            let cancellation = Cancellation()
+            let leader = SourceBox(factory.makeDataSource(cancellation: cancellation))
+            head = try await BlockingWork.run { () -> [UInt8] in
+                _ = try leader.source.open(spec)
+                return try leader.source.read(upTo: bytes)
+            }
+            cancellation.cancel()
+            (self.leader, self.spec, self.factory) = (leader, spec, factory)
+        }
+
+        /// True once a reader waits for the settle.
+        func waitForAWaitingReader() async -> Bool { await waitOnThread { [waits] in !waits.events.isEmpty } }
+
+        func close() async throws { try await BlockingWork.run { [leader] in leader.source.close() } }
+    }
+
     @Test func aReaderArrivingAsTheOnlyReaderIsCancelledWaitsForTheSettleAndResumes() async throws {
         let blob = CacheHarness.bytes(300_000)
         try await CacheHarness.with(["c.bin": blob]) { harness in
             let cache = try await harness.openCache()
-            let waits = EventLog()
-            cache.addObserver { if case .waitingForSettle = $0 { waits.add($0) } }
-            // The first response stalls after 40 kB: the transfer stays in flight until the test acts.
-            harness.server.injectFault(.stall(afterBytes: 40_000), path: "/c.bin", count: 1)
-            let spec = DataSpec(url: harness.url("c.bin"), kind: .segment)
-            let prefetch = harness.factory(cache, origin: .prefetch)
-            let cancellation = Cancellation()
-            let first = SourceBox(prefetch.makeDataSource(cancellation: cancellation))
-            let head = try await BlockingWork.run { () -> [UInt8] in
-                _ = try first.source.open(spec)
-                return try first.source.read(upTo: 40_000)
-            }
-            #expect(head == Array(blob[..<40_000]))
-            // The prefetch is cancelled but its reader has not left yet: a player arriving now
-            // must not follow a transfer whose network is being stopped.
-            cancellation.cancel()
-            #expect(cache.status(of: spec.cacheKey) == .inFlight(origin: .prefetch))
-            async let played = CacheHarness.read(prefetch.withOrigin(.playback), spec)
-            #expect(await waitOnThread { !waits.events.isEmpty }, "the player did not wait for the cancelled transfer")
-            try await BlockingWork.run { first.source.close() }
+            let prefetch = try await CancelledLeader(harness, cache, "c.bin", after: 40_000)
+            #expect(prefetch.head == Array(blob[..<40_000]))
+            // A player arriving now must not follow a transfer whose network is being stopped.
+            #expect(cache.status(of: prefetch.spec.cacheKey) == .inFlight(origin: .prefetch))
+            async let played = CacheHarness.read(prefetch.factory.withOrigin(.playback), prefetch.spec)
+            #expect(await prefetch.waitForAWaitingReader(), "the player did not wait for the cancelled transfer")
+            try await prefetch.close()
             let (bytes, metrics) = try await played
             #expect(bytes == blob)
             #expect(metrics.cacheHitBytes == 40_000, "the player did not resume the kept bytes")
             let requests = await harness.finishedRequests(for: "/c.bin")
             #expect(requests.count == 2 && requests.last?.range == "bytes=40000-", "\(requests)")
             try await CacheHarness.settle(cache)
-            #expect(cache.status(of: spec.cacheKey) == .complete(bytes: 300_000))
+            #expect(cache.status(of: prefetch.spec.cacheKey) == .complete(bytes: 300_000))
+            try await CacheHarness.close(cache)
+        }
+    }
+
+    @Test func aReaderWaitingForACancelledTransferToSettleCanBeCancelledToo() async throws {
+        try await CacheHarness.with(["w.bin": CacheHarness.bytes(100_000)]) { harness in
+            let cache = try await harness.openCache()
+            let prefetch = try await CancelledLeader(harness, cache, "w.bin", after: 10_000)
+            // A player waits for the settle, and is itself cancelled before it comes.
+            let player = Cancellation()
+            let outcome = Locked<ReelError??>(nil)
+            let reading = Task {
+                do {
+                    _ = try await CacheHarness.read(prefetch.factory.withOrigin(.playback), prefetch.spec, cancellation: player)
+                    outcome.withLock { $0 = .some(nil) }
+                } catch { outcome.withLock { $0 = .some(error as? ReelError) } }
+            }
+            #expect(await prefetch.waitForAWaitingReader())
+            player.cancel()
+            // The cancel alone must end the wait: the transfer settles only when the leader leaves.
+            #expect(await waitOnThread { outcome.withLock { $0 != nil } }, "the cancelled player kept waiting for the settle")
+            try await prefetch.close()
+            await reading.value
+            let error = outcome.withLock { $0 ?? nil }
+            #expect(error?.code == .cancelled, "\(String(describing: error))")
+            try await CacheHarness.settle(cache)
+            #expect(cache.status(of: prefetch.spec.cacheKey) == .partial(bytes: 10_000))
             try await CacheHarness.close(cache)
         }
     }

@@ -60,7 +60,9 @@ public final class CacheDataSource: DataSource {
                 return try serve(bytes, spec: spec)
             case .wait(let transfer):
                 cache.notify(.waitingForSettle(key: transfer.key))
-                transfer.waitUntilSettled()
+                let wake = cancellation.onCancel { transfer.wake() }
+                defer { cancellation.removeHandler(wake) }
+                try transfer.waitUntilSettled(cancellation: cancellation)
             case .offlineMiss:
                 let why = reachability.isForcedOffline ? "offline mode is on" : "the network is unreachable"
                 throw ReelError(.offline, "'\(spec.url.absoluteString)' is not in the cache and \(why)",

@@ -110,8 +110,22 @@ final class InFlightTransfer: @unchecked Sendable {
         }
     }
 
-    func waitUntilSettled() {
-        locked { while !settled { condition.wait() } }
+    /// Blocks until the cache has settled the transfer; throws when `cancellation` fires first
+    /// (its handler must call `wake`).
+    func waitUntilSettled(cancellation: Cancellation) throws {
+        try locked {
+            while !settled {
+                if cancellation.isCancelled {
+                    throw ReelError(.cancelled, "read of '\(spec.url.absoluteString)' cancelled")
+                }
+                condition.wait()
+            }
+        }
+    }
+
+    /// Wakes every blocked caller to look at its cancellation again.
+    func wake() {
+        locked { condition.broadcast() }
     }
 
     // MARK: Leader side
