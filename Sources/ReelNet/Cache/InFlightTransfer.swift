@@ -116,12 +116,15 @@ final class InFlightTransfer: @unchecked Sendable {
         try locked {
             while !settled {
                 if cancellation.isCancelled {
-                    throw ReelError(.cancelled, "read of '\(spec.url.absoluteString)' cancelled")
+                    throw cancelledRead
                 }
                 condition.wait()
             }
         }
     }
+
+    /// The error of a reader whose own cancel ended its wait or read.
+    private var cancelledRead: ReelError { ReelError(.cancelled, "read of '\(spec.url.absoluteString)' cancelled") }
 
     /// Wakes every blocked caller to look at its cancellation again.
     func wake() {
@@ -165,7 +168,7 @@ final class InFlightTransfer: @unchecked Sendable {
     func waitForResponse(cancellation: Cancellation) throws -> Int64? {
         try locked {
             while true {
-                if cancellation.isCancelled { throw ReelError(.cancelled, "read of '\(spec.url.absoluteString)' cancelled") }
+                if cancellation.isCancelled { throw cancelledRead }
                 switch phase {
                 case .opening: condition.wait()
                 case .streaming, .finished: return totalLength
@@ -195,7 +198,7 @@ final class InFlightTransfer: @unchecked Sendable {
         while true {
             if cancellation.isCancelled {
                 condition.unlock()
-                throw ReelError(.cancelled, "read of '\(spec.url.absoluteString)' cancelled")
+                throw cancelledRead
             }
             if position < fileBytes, let fd = descriptors[ticket] {
                 let count = Int(min(Int64(buffer.count), fileBytes - position))
