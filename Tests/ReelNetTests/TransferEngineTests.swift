@@ -102,6 +102,20 @@ struct TransferEngineTests {
         }
     }
 
+    /// Shutdown closes the pooled keep-alive connections, while the engine is still referenced:
+    /// a run's bill is read after its engine stops, and must see every connection closed.
+    @Test func shutdownClosesThePooledConnections() async throws {
+        try await Self.withBlob(size: 10_000) { server, _ in
+            let engine = TransferEngine(options: Self.options())
+            _ = try await Self.fetch(engine, DataSpec(url: server.url(for: "blob.bin"), kind: .segment))
+            #expect(server.bill().openConnections == 1, "the connection stays pooled while the engine runs")
+            try await BlockingWork.run { engine.shutdown() }
+            #expect(await waitOnThread(limit: .seconds(10)) { server.bill().openConnections == 0 },
+                    "\(server.bill().openConnections) connections still open after shutdown")
+            withExtendedLifetime(engine) {}
+        }
+    }
+
     @Test func notFoundIsAClearErrorWithoutRetries() async throws {
         try await Self.withBlob(size: 10) { server, _ in
             try await withEngine { engine in

@@ -7,8 +7,9 @@ import ReelCore
 /// the connection pool. The thread holds the core until it exits, so the core outlives every
 /// callback; the engine asks it to stop when the last user lets go.
 // @unchecked Sendable: `multi` and `transfers` are touched only on the transfer thread
-// (`curl_multi_wakeup`, documented thread-safe, is the exception); commands cross threads
-// through the `inbox` lock.
+// (`curl_multi_wakeup`, documented thread-safe, is the exception: it is called under the `inbox`
+// lock while the inbox is open, and the thread frees `multi` only after closing it); commands
+// cross threads through the `inbox` lock.
 final class TransferCore: @unchecked Sendable {
     private enum Command {
         case add(DataSpec, TransferStream)
@@ -45,10 +46,6 @@ final class TransferCore: @unchecked Sendable {
         thread.name = "reel.transfer"
         thread.stackSize = 1 << 20
         thread.start()
-    }
-
-    deinit {
-        curl_multi_cleanup(multi)
     }
 
     /// Starts a GET for `spec`; its bytes arrive in the returned stream.
@@ -94,13 +91,13 @@ final class TransferCore: @unchecked Sendable {
     /// Queues a command for the thread; false once the thread has stopped taking commands.
     @discardableResult
     private func send(_ command: Command) -> Bool {
-        let accepted = inbox.withLock { inbox -> Bool in
+        inbox.withLock { inbox -> Bool in
             guard !inbox.closed else { return false }
             inbox.commands.append(command)
+            // Under the lock: the thread frees `multi` only after closing the inbox under it.
+            curl_multi_wakeup(multi)
             return true
         }
-        if accepted { curl_multi_wakeup(multi) }
-        return accepted
     }
 
     // MARK: Transfer thread
@@ -147,6 +144,9 @@ final class TransferCore: @unchecked Sendable {
         for transfer in Array(transfers.values) { remove(transfer, cancelled: true) }
         for handle in idleHandles { curl_easy_cleanup(handle) }
         idleHandles.removeAll()
+        // Closes the pooled connections now rather than when the last reference goes: a server
+        // counting open connections (the simulator's bill) sees the engine leave at shutdown.
+        curl_multi_cleanup(multi)
         finished.signal()
     }
 
