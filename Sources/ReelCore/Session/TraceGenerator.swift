@@ -30,12 +30,22 @@ public struct TraceGenerator: Sendable {
         random = SeededRandom(seed: seed)
     }
 
-    /// A trace of about `seconds` seconds in `pattern`; it ends early if the feed runs out and
-    /// the pattern cannot go on (a browse reaching the end turns back).
+    /// A trace of `seconds` seconds in `pattern` (an empty feed gives a single sample).
     public static func generate(_ pattern: TracePattern, seconds: Double, build: FeedBuild, seed: UInt64) -> ScrollTrace {
         var generator = TraceGenerator(build: build, seed: seed)
         generator.run(pattern, seconds: seconds)
-        return ScrollTrace(samples: generator.samples)
+        return ScrollTrace(samples: generator.samples(upTo: seconds))
+    }
+
+    /// The samples up to `end`, the last at `end` itself: a step may run well past it (a
+    /// carousel's swipes and rests take many seconds), and the trace lasts what was asked.
+    private func samples(upTo end: Double) -> [ScrollSample] {
+        let end = rounded(end)
+        var kept = samples.filter { $0.time <= end }
+        if kept.count < samples.count, let last = kept.last, last.time < end {
+            kept.append(ScrollSample(time: end, y: last.y))
+        }
+        return kept
     }
 
     private var layout: FeedLayout { build.layout }
