@@ -195,6 +195,10 @@ public final class Player: Sendable {
         ticket.setPriority(control.current.wantsPlay ? .playing : .mounted)
         _ = try await pool.acquire(ticket, for: opened.stream)
         shared.withLock { $0.timeline?.codecOpenDone = .now }
+        if control.isStopped { return }
+        // Ready before the read-ahead starts, so whoever hears `.bufferFull` finds the player ready.
+        setState(.ready)
+        emit(.prepared(opened.stream.format))
         let demuxer = self.demuxer
         let options = self.options
         let demuxing = Task {
@@ -203,9 +207,6 @@ public final class Player: Sendable {
             }
         }
         shared.withLock { $0.demuxing = demuxing }
-        if control.isStopped { return }
-        setState(.ready)
-        emit(.prepared(opened.stream.format))
         if options.preroll, !control.shouldDecode, let decoder = ticket.decoder,
            await decoder.run(for: ticket, { decoder in session.preroll(decoder) }) == true {
             emit(.prerolled)
