@@ -16,7 +16,7 @@ struct StressCommandTests {
                                   "not JSON: \(result.stdout)")
         #expect(report["errors"] as? Int == 0, "\(report["errorMessages"] ?? "")")
         #expect((report["invariantBreaches"] as? [String])?.isEmpty == true)
-        #expect(report["passed"] as? Bool == true)
+        #expect(report["passed"] as? Bool == true, "leak: \(report["leak"] ?? "?"), rss: \(report["rss"] ?? "?")")
         let decoders = try #require(report["decoders"] as? [String: Int])
         for key in ["created", "reused", "reconfigured", "evicted"] { #expect(decoders[key] != nil, "decoders.\(key)") }
         #expect(decoders["maxLive"].map { $0 <= 3 } == true)

@@ -245,7 +245,8 @@ struct CacheDataSourceTests {
             #expect(bytes == blob)
             #expect(metrics.cacheHitBytes == 40_000, "the player did not resume the kept bytes")
             let requests = await harness.finishedRequests(for: "/c.bin")
-            #expect(requests.count == 2 && requests.last?.range == "bytes=40000-", "\(requests)")
+            // By content, not order: the cut first request may be logged after the resumed one.
+            #expect(requests.count == 2 && requests.contains { $0.range == "bytes=40000-" }, "\(requests)")
             try await CacheHarness.settle(cache)
             #expect(cache.status(of: prefetch.spec.cacheKey) == .complete(bytes: 300_000))
             try await CacheHarness.close(cache)
@@ -294,8 +295,10 @@ struct CacheDataSourceTests {
             #expect(metrics.cacheHitBytes == 120_000)
             let requests = await harness.finishedRequests(for: "/p.bin")
             #expect(requests.count == 2, "\(requests); attempts \(metrics.attempts)")
-            #expect(requests.last?.range == "bytes=120000-", "resume sent \(String(describing: requests.last?.range))")
-            #expect(requests.last?.bodyBytes == 380_000)
+            // By content, not order: the cut first request may be logged after the resumed one.
+            let resumed = requests.first { $0.range != nil }
+            #expect(resumed?.range == "bytes=120000-", "resume sent \(String(describing: resumed?.range))")
+            #expect(resumed?.bodyBytes == 380_000)
             try await CacheHarness.settle(cache)
             #expect(cache.status(of: spec.cacheKey) == .complete(bytes: 500_000))
             #expect(cache.verify(repair: false).isClean)

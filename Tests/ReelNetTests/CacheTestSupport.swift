@@ -102,7 +102,7 @@ struct CacheHarness {
     /// logs a request when it sees it end, which can be after the client holds all of it.
     func finishedRequests(for path: String) async -> [RequestLogEntry] {
         let (server, recorder) = (server, requests)
-        _ = await waitOnThread(limit: .seconds(10)) {
+        _ = await waitOnThread {
             recorder.entries.count { $0.path == path } >= server.bill().paths[path]?.requests ?? 0
         }
         return requests(for: path)

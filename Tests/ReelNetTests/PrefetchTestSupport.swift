@@ -90,4 +90,17 @@ actor PrefetchEventLog {
 
     /// The events named `name`, in order.
     func named(_ name: String) -> [PrefetchEvent] { events.filter { $0.name == name } }
+
+    /// Waits until `prefetcher` is idle and this log holds every event it emitted: the log's
+    /// consumer task runs apart from the prefetcher, so it may trail `waitUntilIdle`.
+    func idle(_ prefetcher: Prefetcher) async -> Bool {
+        await prefetcher.waitUntilIdle()
+        let emitted = await prefetcher.ledger().eventCount
+        return await wait { events, _ in events.count >= emitted }
+    }
+}
+
+extension PrefetchLedger {
+    /// Events the prefetcher emitted: each counter counts one kind of event.
+    var eventCount: Int { queued + started + completed + cancelled + failed + suspended + retried }
 }

@@ -45,7 +45,7 @@ struct PrefetcherTests {
             #expect(await prefetcher.queuedCount == 6)
             #expect(await prefetcher.activeCount == 0)
             await prefetcher.setPlaybackStarving(false)
-            await prefetcher.waitUntilIdle()
+            #expect(await log.idle(prefetcher))
             let expected = ["s11", "s05", "s07", "s02", "s13", "s01"]
             #expect(await log.named("started").compactMap(\.tag) == expected)
             #expect(await log.named("done").compactMap(\.tag) == expected)
@@ -76,7 +76,7 @@ struct PrefetcherTests {
             for (rank, name) in names.enumerated() {
                 await prefetcher.enqueue(PrefetchRequest(videoURL: harness.url("\(name)/index.m3u8"), category: .nearby, rank: rank))
             }
-            await prefetcher.waitUntilIdle()
+            #expect(await log.idle(prefetcher))
             let done = await log.named("done")
             #expect(done.count == names.count)
             // Low-end devices fetch `lowEndSegments` (1) whatever the category's count (2).
@@ -266,7 +266,7 @@ struct PrefetcherTests {
             #expect(await log.named("started").count == started)
             #expect(server.bill().requests == pausedBill.requests)
             await prefetcher.reportBuffer(player: "card-9", bufferedMs: 2_500)
-            await prefetcher.waitUntilIdle()
+            #expect(await log.idle(prefetcher))
             #expect(await log.named("done").count == 4)
             for name in ["s01", "s07"] {
                 let requests = await harness.finishedRequests(for: "/\(name)/seg_000.ts")
@@ -286,7 +286,7 @@ struct PrefetcherTests {
             for (name, segments) in [("s01", 2), ("s02", 2), ("s05", 1)] {
                 await prefetcher.enqueue(PrefetchRequest(videoURL: harness.url("\(name)/index.m3u8"), segments: segments))
             }
-            await prefetcher.waitUntilIdle()
+            #expect(await log.idle(prefetcher))
             try await CacheHarness.settle(cache)
             let billed = Int64(harness.server.bill().bodyBytes)
             var ledger = await prefetcher.ledger()
@@ -358,7 +358,7 @@ struct PrefetcherTests {
             // Refused at once: not http(s), a negative segment count, a category not configured.
             await prefetcher.enqueue(PrefetchRequest(videoURL: URL(fileURLWithPath: "/tmp/x.m3u8"), tag: "file"))
             await prefetcher.enqueue(PrefetchRequest(videoURL: harness.url("s01/index.m3u8"), segments: -1, tag: "negative"))
-            await prefetcher.waitUntilIdle()
+            #expect(await log.idle(prefetcher))
             let events = await log.events
             func story(_ tag: String) -> [String] {
                 events.filter { $0.tag == tag }.map { event in
@@ -422,7 +422,7 @@ struct PrefetcherTests {
             #expect(await prefetcher.queuedCount == count / 2)
             #expect(await prefetcher.heapStorage <= count + 64)
             await prefetcher.cancelAll()
-            await prefetcher.waitUntilIdle()
+            #expect(await log.idle(prefetcher))
             #expect(await prefetcher.heapStorage <= 64)
             #expect(await log.wait(count: count + 2, of: "cancelled"))
             let ledger = await prefetcher.ledger()
