@@ -51,8 +51,8 @@ struct FeedSessionTests {
         let facts = events.compactMap(\.playFact)
         print("""
             feed session \(name)\(lowEnd ? " low-end" : ""): \(events.count) events, \(facts.count) play facts, \
-            \(summary.plays) plays, TTFF p50 \(summary.ttffMs.p50) ms p95 \(summary.ttffMs.p95) ms, \
-            within 50 ms \(summary.startedWithin50msRatio), CDN \(summary.cdnRequests) requests \(summary.cdnBytes) B, \
+            \(summary.plays) plays, TTFF p50 \(summary.ttffMs.p50 ?? .nan) ms p95 \(summary.ttffMs.p95 ?? .nan) ms, \
+            within 50 ms \(summary.startedWithin50msRatio ?? .nan), CDN \(summary.cdnRequests) requests \(summary.cdnBytes) B, \
             played \(summary.bytesPlayed) B, errors \(summary.errors)
             """)
         #expect(summary.errors == 0, "errors: \(events.filter { if case .error = $0.kind { true } else { false } }.map(\.json))")

@@ -44,6 +44,21 @@ struct SessionSummaryReadingTests {
         #expect(try SessionSummary(json: SessionSummary().json) == SessionSummary())
     }
 
+    /// A session where no play reached a first frame (a low-end device without taps) has no
+    /// TTFF: null in JSON, "-" for people, and no ratio against a run that has one.
+    @Test func aSessionWithoutFirstFramesHasNoTTFF() throws {
+        let idle = SessionSummary(events: [SessionEvent(time: 1, kind: .mount(card: "s0/0"))])
+        #expect(idle.ttffMs == SessionSummary.Percentiles() && idle.startedWithin50msRatio == nil)
+        let json = idle.json
+        #expect(json["ttffMs"]?["p50"] == .null && json["ttffMs"]?["max"] == .null && json["startedWithin50msRatio"] == .null)
+        #expect(try SessionSummary(json: JSONParser.parse(JSONWriter.pretty(json))) == idle)
+        let ratios = SessionSummary.ratios(idle, Self.sample())
+        #expect(ratios["ttffMs.p50"] == .null && ratios["startedWithin50msRatio"] == .null)
+        let table = SessionSummary.table([(title: "idle", summary: idle), (title: "busy", summary: Self.sample())])
+        let row = try #require(table.split(separator: "\n").first { $0.hasPrefix("TTFF p50") })
+        #expect(row.split(separator: " ", omittingEmptySubsequences: true).suffix(4) == ["-", "18.2", "ms", "-"], "\(row)")
+    }
+
     @Test func aComparisonGivesBothRuns() throws {
         var b = Self.sample()
         b.ttffMs.p50 = 300

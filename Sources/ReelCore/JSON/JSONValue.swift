@@ -12,6 +12,11 @@ public enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object(OrderedDictionary<String, JSONValue>)
 
+    /// A number that may be missing: null when it is.
+    public static func optional(_ value: Double?) -> JSONValue {
+        value.map(JSONValue.double) ?? .null
+    }
+
     /// The number as a `Double`, for `int` and `double` values.
     public var number: Double? {
         switch self {

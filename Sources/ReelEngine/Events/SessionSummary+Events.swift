@@ -19,7 +19,7 @@ extension SessionSummary {
             }
         }
         ttffMs = Percentiles(Distribution(ttffs))
-        startedWithin50msRatio = ttffs.isEmpty ? 0 : Double(ttffs.filter { $0 <= Self.fastStartMs }.count) / Double(ttffs.count)
+        startedWithin50msRatio = ttffs.isEmpty ? nil : Double(ttffs.filter { $0 <= Self.fastStartMs }.count) / Double(ttffs.count)
     }
 
     /// A play started "fast" when its first frame came within this many milliseconds.

@@ -2,23 +2,25 @@ import ReelCore
 
 extension SessionSummary {
     /// Reads the object `json` writes (what `reel feed run --json` prints). Every key must be
-    /// there, a number or null (a non-finite number, read as 0); keys it does not know are ignored.
+    /// there, a number or null (a figure with no value: missing for TTFF and the 50 ms share, 0
+    /// for the rest); keys it does not know are ignored.
     public init(json: JSONValue) throws {
         guard case .object = json else {
             throw ReelError(.invalidInput, "a summary must be a JSON object, found \(json.kindDescription)")
         }
-        func number(_ path: String) throws -> Double {
+        func optionalNumber(_ path: String) throws -> Double? {
             var value = json
             for key in path.split(separator: ".") {
                 guard let member = value[String(key)] else { throw ReelError(.invalidInput, "the summary has no \"\(path)\"") }
                 value = member
             }
-            if value == .null { return 0 }
+            if value == .null { return nil }
             guard let number = value.number, number.isFinite else {
                 throw ReelError(.invalidInput, "summary \"\(path)\" must be a number, found \(value.kindDescription)")
             }
             return number
         }
+        func number(_ path: String) throws -> Double { try optionalNumber(path) ?? 0 }
         func integer(_ path: String) throws -> Int64 {
             let value = try number(path)
             guard abs(value) < 9_007_199_254_740_992 else { throw ReelError(.invalidInput, "summary \"\(path)\" is out of range: \(value)") }
@@ -26,10 +28,10 @@ extension SessionSummary {
         }
         self.init()
         plays = Int(try integer("plays"))
-        ttffMs.p50 = try number("ttffMs.p50")
-        ttffMs.p95 = try number("ttffMs.p95")
-        ttffMs.max = try number("ttffMs.max")
-        startedWithin50msRatio = try number("startedWithin50msRatio")
+        ttffMs.p50 = try optionalNumber("ttffMs.p50")
+        ttffMs.p95 = try optionalNumber("ttffMs.p95")
+        ttffMs.max = try optionalNumber("ttffMs.max")
+        startedWithin50msRatio = try optionalNumber("startedWithin50msRatio")
         stallCount = Int(try integer("stalls.count"))
         stallTotalMs = try number("stalls.totalMs")
         frames = Int(try integer("frames"))

@@ -2,9 +2,10 @@ import Foundation
 import ReelCore
 
 extension SessionSummary {
-    /// A table for people: one row per figure, one column per run, and `b/a` for two runs.
+    /// A table for people: one row per figure, one column per run, and `b/a` for two runs; a
+    /// figure with no value (TTFF when no play reached a first frame) reads "-".
     public static func table(_ runs: [(title: String, summary: SessionSummary)]) -> String {
-        typealias Row = (name: String, value: (SessionSummary) -> Double, text: (Double) -> String)
+        typealias Row = (name: String, value: (SessionSummary) -> Double?, text: (Double) -> String)
         let count: (Double) -> String = { String(Int($0.rounded())) }
         let ms: (Double) -> String = { String(format: $0 < 10 ? "%.2f ms" : "%.1f ms", $0) }
         let percent: (Double) -> String = { String(format: "%.1f %%", $0 * 100) }
@@ -35,10 +36,13 @@ extension SessionSummary {
         if runs.count == 2 { header.append("b/a") }
         var table = [header]
         for row in rows {
-            var line = [row.name] + runs.map { row.text(row.value($0.summary)) }
+            var line = [row.name] + runs.map { row.value($0.summary).map(row.text) ?? "-" }
             if runs.count == 2 {
-                let (x, y) = (row.value(runs[0].summary), row.value(runs[1].summary))
-                line.append(x == 0 ? "-" : String(format: "%.2f", y / x))
+                if let x = row.value(runs[0].summary), let y = row.value(runs[1].summary), x != 0 {
+                    line.append(String(format: "%.2f", y / x))
+                } else {
+                    line.append("-")
+                }
             }
             table.append(line)
         }

@@ -3,12 +3,15 @@ import ReelCore
 
 /// What a feed session cost and how it felt, as `reel feed run --json` prints it.
 public struct SessionSummary: Sendable, Equatable {
+    /// Percentiles of a distribution; nil when it had no samples (no play reached a first frame),
+    /// which JSON writes as null rather than a 0 that reads as "instant".
     public struct Percentiles: Sendable, Equatable {
-        public var p50 = 0.0
-        public var p95 = 0.0
-        public var max = 0.0
+        public var p50: Double?
+        public var p95: Double?
+        public var max: Double?
         public init() {}
         public init(_ distribution: Distribution) {
+            guard !distribution.isEmpty else { return }
             p50 = distribution.p50
             p95 = distribution.p95
             max = distribution.max
@@ -19,8 +22,9 @@ public struct SessionSummary: Sendable, Equatable {
     public var plays = 0
     /// From playStart to the first frame.
     public var ttffMs = Percentiles()
-    /// Plays whose first frame came within 50 ms of playStart, over plays that reached one.
-    public var startedWithin50msRatio = 0.0
+    /// Plays whose first frame came within 50 ms of playStart, over plays that reached one; nil
+    /// when none did.
+    public var startedWithin50msRatio: Double?
     public var stallCount = 0
     public var stallTotalMs = 0.0
     /// Video frames decoded by every player.
@@ -46,8 +50,8 @@ public struct SessionSummary: Sendable, Equatable {
     public var json: JSONValue {
         .object([
             "plays": .int(plays),
-            "ttffMs": .object(["p50": .double(ttffMs.p50), "p95": .double(ttffMs.p95), "max": .double(ttffMs.max)]),
-            "startedWithin50msRatio": .double(startedWithin50msRatio),
+            "ttffMs": .object(["p50": .optional(ttffMs.p50), "p95": .optional(ttffMs.p95), "max": .optional(ttffMs.max)]),
+            "startedWithin50msRatio": .optional(startedWithin50msRatio),
             "stalls": .object(["count": .int(stallCount), "totalMs": .double(stallTotalMs)]),
             "frames": .int(frames),
             "cdn": .object(["requests": .int(cdnRequests), "bytes": .int(Int(cdnBytes))]),
@@ -64,7 +68,7 @@ public struct SessionSummary: Sendable, Equatable {
     }
 
     /// `b / a` for every number of two summaries, keyed like the summary ("ttffMs.p50"); a
-    /// ratio over zero is null.
+    /// ratio over zero, or with a figure missing (null) on either side, is null.
     public static func ratios(_ a: SessionSummary, _ b: SessionSummary) -> JSONValue {
         var out: OrderedDictionary<String, JSONValue> = [:]
         func walk(_ lhs: JSONValue, _ rhs: JSONValue, path: String) {
@@ -72,7 +76,10 @@ public struct SessionSummary: Sendable, Equatable {
             case (.object(let l), .object(let r)):
                 for (key, value) in l { if let other = r[key] { walk(value, other, path: path.isEmpty ? key : "\(path).\(key)") } }
             default:
-                guard let x = lhs.number, let y = rhs.number else { return }
+                guard let x = lhs.number, let y = rhs.number else {
+                    if lhs == .null || rhs == .null { out[path] = .null }
+                    return
+                }
                 out[path] = x == 0 ? .null : .double(y / x)
             }
         }
