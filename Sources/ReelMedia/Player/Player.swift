@@ -207,6 +207,7 @@ public final class Player: Sendable {
             }
         }
         shared.withLock { $0.demuxing = demuxing }
+        if control.isStopped { return }
         if options.preroll, !control.shouldDecode, let decoder = ticket.decoder,
            await decoder.run(for: ticket, { decoder in session.preroll(decoder) }) == true {
             emit(.prerolled)
