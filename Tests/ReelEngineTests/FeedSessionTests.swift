@@ -119,6 +119,28 @@ struct FeedSessionTests {
         #expect(SessionSummary(events: loaded).plays == summary.plays)
     }
 
+    /// On a low-end device a tap is what plays, so the card on screen is prefetched and the cards
+    /// ahead are not; the tap's player reads what the prefetch fetched (one request serves both).
+    @Test("a low-end device prefetches the card on screen, not the ones ahead")
+    func lowEndPrefetchesTheCardOnScreen() async throws {
+        // Still on the first short, tapped once.
+        let trace = ScrollTrace(samples: [ScrollSample(time: 0, y: 0), ScrollSample(time: 2.5, y: 0, tap: "s0/0"),
+                                          ScrollSample(time: 4, y: 0)])
+        let run = try await Self.run(trace: trace, settings: ["device.isLowEnd=true"])
+        var queued: [String] = []
+        var firstSegment: String?
+        for event in run.result.events {
+            if case .prefetchQueued(_, let card?, _) = event.kind { queued.append(card) }
+            if case .fetch(let url, _, _, .playback, "s0/0") = event.kind, url.contains("/seg_000."), firstSegment == nil {
+                firstSegment = URL(string: url)?.path
+            }
+        }
+        #expect(queued == ["s0/0"], "prefetched \(queued)")
+        #expect(run.result.summary.plays == 1)
+        let path = try #require(firstSegment, "the tapped card read no first segment")
+        #expect(run.bill.paths[path]?.requests == 1, "\(path) was fetched \(run.bill.paths[path]?.requests ?? 0) times")
+    }
+
     static func build() throws -> FeedBuild {
         let config = try ConfigResolver().resolve([]).config
         let catalog = try FeedCatalog.load(path: PackagePaths.samples.appendingPathComponent("video-feed.json").path)

@@ -13,7 +13,10 @@ extension FeedSession {
         cards[id]?.state = transition.to
         guard let card = cards[id] else { return }
         if transition.to != .idle && !card.thumbnailRequested { requestThumbnail(id) }
-        if transition.to == .prefetch { await requestPrefetch(id) }
+        if transition.to == .prefetch, !isLowEnd { await requestPrefetch(id) }
+        // A low-end device mounts no player for what is on screen, and nothing autoplays there:
+        // the cards on screen are what a tap plays, so they are prefetched instead of those ahead.
+        if isLowEnd, transition.to.mayPlay, !card.prefetchRequested { await requestPrefetch(id) }
         // Low-end devices mount a player only for the card a user plays (see `grant`).
         if transition.to.isMounted, card.player == nil, card.video != nil, !isLowEnd, !closing {
             mount(id)
@@ -49,9 +52,10 @@ extension FeedSession {
 
     /// A page arrived: its videos not yet near and within `prefetch.pageScreens` screens below
     /// the viewport are asked for in the `page` category, nearest first (entering the prefetch
-    /// range later moves them up to `imminent` or `nearby`).
+    /// range later moves them up to `imminent` or `nearby`). Not on a low-end device, where only
+    /// the cards on screen are prefetched.
     func pageLoaded(_ widgets: [Int]) async {
-        guard prefetch.isEnabled else { return }
+        guard prefetch.isEnabled, !isLowEnd else { return }
         let layout = controller.layout, height = layout.viewport.height
         let bottom = controller.visibility.offset + height, reach = setup.config.prefetch.pageScreens * height
         for widget in widgets {
@@ -143,8 +147,9 @@ extension FeedSession {
 
     // MARK: - Prefetch
 
-    /// Asks the prefetcher for a card entering the prefetch range: `imminent` when it starts
-    /// within a screen past the viewport's leading edge, `nearby` farther; ranked by distance.
+    /// Asks the prefetcher for a card entering the prefetch range (on a low-end device, coming on
+    /// screen): `imminent` when it starts within a screen past the viewport's leading edge,
+    /// `nearby` farther; ranked by distance, 0 on screen.
     func requestPrefetch(_ id: String) async {
         guard let card = cards[id], let video = card.video, prefetch.isEnabled else { return }
         let layout = controller.layout
