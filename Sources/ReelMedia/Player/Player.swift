@@ -117,11 +117,14 @@ public final class Player: Sendable {
     /// the pool flushed, closes the input, and reports what the player did.
     public func stop() async -> PlayerReport {
         control.stop()
-        cancellation.cancel()
         preview.pause()
         let (renderer, queue, driver) = shared.withLock { ($0.renderer, $0.queue, $0.driver) }
+        // The queue closes before the input's reads are cancelled: a demuxer whose reads fail
+        // skips the rest of its segments and reports the end of the stream, which the decoder
+        // must not take for the video's real end.
         queue?.close()
         renderer?.stop()
+        cancellation.cancel()
         driver?.cancel()
         return await driver!.value
     }
@@ -239,6 +242,9 @@ public final class Player: Sendable {
             case .revoked:
                 session.needsReplay = true
             case .stopped:
+                return
+            case .ended where control.isStopped:
+                // An end met while stopping is the cancelled input's, not the video's.
                 return
             case .ended:
                 preview.pause()
