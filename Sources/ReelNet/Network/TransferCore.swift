@@ -70,22 +70,23 @@ final class TransferCore: @unchecked Sendable {
 
     var statistics: TransferEngine.Statistics { stats.withLock { $0 } }
 
-    /// Asks the thread to cancel every transfer and exit, without waiting; true the first time.
-    @discardableResult
-    func requestStop() -> Bool {
+    /// Asks the thread to cancel every transfer and exit, without waiting (once, however often
+    /// it is called).
+    func requestStop() {
         let first = stopped.withLock { stopped -> Bool in
             defer { stopped = true }
             return !stopped
         }
         if first { send(.stop) }
-        return first
     }
 
-    /// Cancels every transfer and stops the thread. Blocks until it has stopped.
+    /// Cancels every transfer, stops the thread and closes its connections. Blocks until that
+    /// is done, whichever caller asked first.
     @available(*, noasync, message: "blocks until the transfer thread exits")
     func shutdown() {
-        guard requestStop() else { return }
+        requestStop()
         finished.wait()
+        finished.signal()  // for the next caller: the thread signals once
     }
 
     /// Queues a command for the thread; false once the thread has stopped taking commands.
