@@ -45,6 +45,21 @@ struct ScrollTraceTests {
         }
     }
 
+    @Test("a cut trace lasts the seconds asked for and keeps the position it had then")
+    func cut() throws {
+        let trace = try ScrollTrace.parse("""
+            {"t": 0, "y": 0}
+            {"t": 1, "y": 100, "x": {"c3": 50}}
+            {"t": 3, "y": 200, "tap": "s1/0"}
+            {"t": 5, "y": 400}
+            """)
+        let four = trace.cut(after: 4)
+        #expect(four.samples.map(\.time) == [0, 1, 3, 4])
+        #expect(four.samples.last?.y == 200 && four.samples.last?.tap == nil && four.samples.last?.x.isEmpty == true)
+        #expect(trace.cut(after: 3).samples.map(\.time) == [0, 1, 3], "a sample at the end itself needs no other")
+        #expect(trace.cut(after: 10) == trace)
+    }
+
     @Test("a missing trace file is an error")
     func missing() {
         #expect(throws: ReelError.self) { try ScrollTrace.load(path: "/nonexistent/trace.jsonl") }

@@ -12,6 +12,16 @@ public struct ScrollTrace: Sendable, Equatable {
         self.samples = samples
     }
 
+    /// The first `seconds` of the trace. When it goes on past them, a last sample at `seconds`
+    /// itself holds the position it had then, so a session of the cut trace lasts `seconds`.
+    public func cut(after seconds: Double) -> ScrollTrace {
+        var kept = samples.filter { $0.time <= seconds }
+        if kept.count < samples.count, let last = kept.last, last.time < seconds {
+            kept.append(ScrollSample(time: seconds, y: last.y))
+        }
+        return ScrollTrace(samples: kept)
+    }
+
     public static func load(path: String) throws -> ScrollTrace {
         let bytes = try FileBytes.read(path, what: "scroll trace", code: .notFound)
         return try parse(String(decoding: bytes, as: UTF8.self), source: "scroll trace '\(path)'")

@@ -34,18 +34,8 @@ public struct TraceGenerator: Sendable {
     public static func generate(_ pattern: TracePattern, seconds: Double, build: FeedBuild, seed: UInt64) -> ScrollTrace {
         var generator = TraceGenerator(build: build, seed: seed)
         generator.run(pattern, seconds: seconds)
-        return ScrollTrace(samples: generator.samples(upTo: seconds))
-    }
-
-    /// The samples up to `end`, the last at `end` itself: a step may run well past it (a
-    /// carousel's swipes and rests take many seconds), and the trace lasts what was asked.
-    private func samples(upTo end: Double) -> [ScrollSample] {
-        let end = rounded(end)
-        var kept = samples.filter { $0.time <= end }
-        if kept.count < samples.count, let last = kept.last, last.time < end {
-            kept.append(ScrollSample(time: end, y: last.y))
-        }
-        return kept
+        // A step may run well past the end (a carousel's swipes and rests take many seconds).
+        return ScrollTrace(samples: generator.samples).cut(after: generator.rounded(seconds))
     }
 
     private var layout: FeedLayout { build.layout }

@@ -1,11 +1,6 @@
 import ReelCore
 
 extension ScrollTrace {
-    /// The samples up to `seconds` (the first part of a longer trace).
-    public func cut(after seconds: Double) -> ScrollTrace {
-        ScrollTrace(samples: samples.filter { $0.time <= seconds })
-    }
-
     /// `reel feed run`'s and `reel demo`'s trace when none is given: the first 29 seconds of the
     /// bundled `traces/mixed.jsonl` (reading, carousel swipes, a fling and back): long enough for
     /// a dozen plays, short enough for the demo's two runs to take about a minute.
