@@ -1,6 +1,6 @@
 /// `device.*`: what the device can do and its screen.
 public struct DeviceSettings: ConfigSection {
-    @Setting("Low-end device: fewer decoders, fewer prefetches, smaller segments ahead.")
+    @Setting("Low-end device: nothing autoplays, one decoder, one prefetch at a time, and only the cards on screen are prefetched.")
     public var isLowEnd = false
 
     @Setting("Screen width in points.", .range(1...100_000))

@@ -29,7 +29,7 @@ public struct PrefetchSettings: ConfigSection {
     @Setting("Priority categories in order, highest first.", .oneOf(["imminent", "nearby", "page", "background"]))
     public var categories = ["imminent", "nearby", "page", "background"]
 
-    @Setting("When a page arrives, its videos within this many screens below the viewport are prefetched in the page category; 0 prefetches none of them.", .range(0.0...1000.0))
+    @Setting("When a page arrives, its videos within this many screens below the viewport are prefetched in the page category; 0 prefetches none of them (nor does a low-end device).", .range(0.0...1000.0))
     public var pageScreens = 3.0
 
     public var segments = Segments()

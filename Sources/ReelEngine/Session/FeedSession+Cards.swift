@@ -27,8 +27,10 @@ extension FeedSession {
         if !transition.to.isMounted, cards[id]?.player != nil {
             unmount(id)
         }
-        // Out of the prefetch and keep ranges: what prefetch still does for the card is waste.
-        if transition.to == .idle, cards[id]?.prefetchRequested == true {
+        // Out of the prefetch and keep ranges (on a low-end device, off the screen): what prefetch
+        // still does for the card is waste; its bytes stay as a partial entry.
+        let gone = transition.to == .idle || (isLowEnd && transition.from.mayPlay && !transition.to.mayPlay)
+        if gone, cards[id]?.prefetchRequested == true {
             cards[id]?.prefetchRequested = false
             await prefetch.cancel(card: id)
         }
