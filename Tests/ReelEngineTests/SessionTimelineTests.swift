@@ -90,6 +90,7 @@ struct SessionTimelineTests {
         #expect(SummaryTable.format(.double(0.935), key: "cacheHitRatio") == "93.5 %")
         #expect(SummaryTable.format(.int(2_000_000), key: "cdn.bytes") == "2.00 MB")
         #expect(SummaryTable.format(.double(18.25), key: "ttffMs.p50") == "18.3 ms")
+        #expect(SummaryTable.format(.null, key: "ttffMs.p50") == "–", "a missing figure (no first frame) is a dash")
     }
 
     @Test func bytesAccumulateBySeries() {

@@ -204,7 +204,9 @@ struct TransferEngineTests {
     }
 
     @Test func connectionRefusedIsAConnectError() async throws {
-        let url = try await Self.withBlob(size: 10) { server, _ in server.url(for: "blob.bin") }
+        // Port 1 on loopback, where nothing listens (a stopped server's port could be taken by
+        // another test's server in the meantime).
+        let url = URL(string: "http://127.0.0.1:1/blob.bin")!
         try await withEngine(Self.options { $0.maxRetries = 1 }) { engine in
             let error = await #expect(throws: ReelError.self) {
                 try await Self.fetch(engine, DataSpec(url: url, kind: .segment))

@@ -17,6 +17,11 @@ public enum JSONValue: Sendable, Equatable {
         value.map(JSONValue.double) ?? .null
     }
 
+    /// A string that may be missing: null when it is.
+    public static func optional(_ value: String?) -> JSONValue {
+        value.map(JSONValue.string) ?? .null
+    }
+
     /// The number as a `Double`, for `int` and `double` values.
     public var number: Double? {
         switch self {

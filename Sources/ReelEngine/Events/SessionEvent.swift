@@ -81,7 +81,6 @@ public struct SessionEvent: Sendable, Equatable {
     /// The event as one JSON object: `{"t", "type", ...}`.
     public var json: JSONValue {
         var fields: OrderedDictionary<String, JSONValue> = ["t": .double((time * 1e6).rounded() / 1e6), "type": .string(kind.name)]
-        func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         switch kind {
         case .visibility(let card, let from, let to):
             fields["card"] = .string(card)
@@ -89,7 +88,7 @@ public struct SessionEvent: Sendable, Equatable {
             fields["to"] = .string(to.rawValue)
         case .prefetchQueued(let url, let card, let category):
             fields["url"] = .string(url)
-            fields["card"] = optional(card)
+            fields["card"] = .optional(card)
             fields["category"] = .string(category)
         case .prefetchStarted(let url):
             fields["url"] = .string(url)
@@ -101,7 +100,7 @@ public struct SessionEvent: Sendable, Equatable {
             fields["bytes"] = .int(Int(bytes))
             fields["cacheHit"] = .bool(cacheHit)
             fields["origin"] = .string(origin.rawValue)
-            fields["card"] = optional(card)
+            fields["card"] = .optional(card)
         case .mount(let card), .unmount(let card):
             fields["card"] = .string(card)
         case .playStart(let card, let widget, let widgetType, let userIntent):
@@ -121,7 +120,7 @@ public struct SessionEvent: Sendable, Equatable {
             fields["card"] = .string(card)
             fields["ms"] = .double(ms)
         case .error(let card, let message):
-            fields["card"] = optional(card)
+            fields["card"] = .optional(card)
             fields["message"] = .string(message)
         }
         return .object(fields)

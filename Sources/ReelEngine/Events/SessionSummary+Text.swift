@@ -3,7 +3,8 @@ import ReelCore
 
 extension SessionSummary {
     /// A table for people: one row per figure, one column per run, and `b/a` for two runs; a
-    /// figure with no value (TTFF when no play reached a first frame) reads "-".
+    /// figure with no value (TTFF when no play reached a first frame, bytes per byte played when
+    /// nothing played) reads "-".
     public static func table(_ runs: [(title: String, summary: SessionSummary)]) -> String {
         typealias Row = (name: String, value: (SessionSummary) -> Double?, text: (Double) -> String)
         let count: (Double) -> String = { String(Int($0.rounded())) }
@@ -22,7 +23,7 @@ extension SessionSummary {
             ("CDN requests", { Double($0.cdnRequests) }, count),
             ("CDN bytes", { Double($0.cdnBytes) }, bytes),
             ("bytes played", { Double($0.bytesPlayed) }, bytes),
-            ("CDN bytes / bytes played", { $0.bytesPlayed == 0 ? 0 : Double($0.cdnBytes) / Double($0.bytesPlayed) }, { String(format: "%.2f", $0) }),
+            ("CDN bytes / bytes played", { $0.bytesPlayed == 0 ? nil : Double($0.cdnBytes) / Double($0.bytesPlayed) }, { String(format: "%.2f", $0) }),
             ("cache hit ratio", { $0.cacheHitRatio }, percent),
             ("prefetch fetched", { Double($0.prefetchFetchedBytes) }, bytes),
             ("prefetch used", { Double($0.prefetchUsedBytes) }, bytes),

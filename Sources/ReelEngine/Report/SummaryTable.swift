@@ -55,7 +55,7 @@ enum SummaryTable {
 
     /// A value as people read it, by what its key measures: bytes, ratios, milliseconds, counts.
     static func format(_ value: JSONValue, key: String) -> String {
-        if value == .null { return "-" }
+        if value == .null { return "–" }
         guard let number = value.number else { return JSONWriter.compact(value) }
         let last = key.split(separator: ".").last.map(String.init) ?? key
         if last.hasSuffix("Bytes") || last == "bytes" || last.hasPrefix("bytes"), abs(number) < 9e18 {
