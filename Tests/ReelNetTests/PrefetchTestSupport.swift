@@ -23,11 +23,11 @@ enum PrefetchFixture {
     }
 
     /// A prefetcher over `cache` with `configure`d settings, and the log of its events.
-    static func prefetcher(_ harness: CacheHarness, _ cache: Cache, configure: (inout ReelConfig) -> Void = { _ in })
-        -> (Prefetcher, PrefetchEventLog) {
+    static func prefetcher(_ harness: CacheHarness, _ cache: Cache, includeAudio: Bool = true,
+                           configure: (inout ReelConfig) -> Void = { _ in }) -> (Prefetcher, PrefetchEventLog) {
         var config = ReelConfig()
         configure(&config)
-        let prefetcher = Prefetcher(factory: harness.factory(cache), config: config)
+        let prefetcher = Prefetcher(factory: harness.factory(cache), config: config, includeAudio: includeAudio)
         let log = PrefetchEventLog()
         // The stream alone, not the prefetcher: a test that ends early lets it go (its deinit
         // finishes the stream and this task).

@@ -278,6 +278,26 @@ struct PrefetcherTests {
         }
     }
 
+    /// The feed's players decode video only: a prefetcher told so leaves DASH's audio
+    /// representation out; one for players that decode audio (`reel prefetch`) takes it.
+    @Test(arguments: [true, false])
+    func audioIsPrefetchedOnlyForPlayersThatReadIt(includeAudio: Bool) async throws {
+        let files = try PrefetchFixture.sample("s04")
+        try await CacheHarness.with(files) { harness in
+            let cache = try await harness.openCache()
+            let (prefetcher, log) = PrefetchFixture.prefetcher(harness, cache, includeAudio: includeAudio)
+            await prefetcher.enqueue(PrefetchRequest(videoURL: harness.url("s04/manifest.mpd"), category: .imminent))
+            #expect(await log.idle(prefetcher))
+            #expect(await log.named("done").count == 1)
+            let paths = harness.server.bill().paths.keys
+            // In s04/manifest.mpd, representation 2 (stream2) is the audio.
+            #expect(paths.contains { $0.contains("stream2") } == includeAudio, "\(paths.sorted())")
+            #expect(paths.contains { $0.contains("chunk-stream") }, "no video segment was prefetched: \(paths.sorted())")
+            await prefetcher.shutdown()
+            try await CacheHarness.close(cache)
+        }
+    }
+
     @Test func theLedgerAgreesWithTheBillAndFollowsWhatPlaybackReads() async throws {
         let files = try PrefetchFixture.sample("s01", "s02", "s05")
         try await CacheHarness.with(files) { harness in

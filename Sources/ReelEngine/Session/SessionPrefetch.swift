@@ -78,7 +78,8 @@ final class SessionPrefetch: Sendable {
             return
         }
         isEnabled = true
-        let prefetcher = Prefetcher(factory: factory, config: config)
+        // The session's players decode video only: audio renditions would be fetched for nothing.
+        let prefetcher = Prefetcher(factory: factory, config: config, includeAudio: false)
         self.prefetcher = prefetcher
         let requests = self.requests
         forwarding = Task {

@@ -21,6 +21,8 @@ struct PrefetchJob: Sendable {
     let segments: Int
     let factory: CacheDataSourceFactory
     let constraints: PlaybackConstraints
+    /// Plan the audio rendition too (players that decode audio read it).
+    let includeAudio: Bool
     let cancellation: Cancellation
     /// The run shares a reachability that was offline before it began (`--offline`, or playback
     /// found the network gone): its `.offline` failures are final. Otherwise an `.offline`
@@ -32,7 +34,7 @@ struct PrefetchJob: Sendable {
         do {
             if cancellation.isCancelled { return Result(end: .stopped) }
             let plan = try PrefetchPlan.make(for: url, segments: segments, factory: factory, constraints: constraints,
-                                             cancellation: cancellation)
+                                             includeAudio: includeAudio, cancellation: cancellation)
             bytes += plan.manifests.reduce(0) { $0 + $1.bytes - $1.cacheHitBytes }
             var outcome = PrefetchOutcome(url: url, variant: plan.variant, manifests: plan.manifests.map(PrefetchOutcome.Item.init))
             var buffer = [UInt8](repeating: 0, count: 64 << 10)

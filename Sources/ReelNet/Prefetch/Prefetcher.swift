@@ -45,6 +45,7 @@ public actor Prefetcher {
     private let factory: CacheDataSourceFactory
     private let config: ReelConfig
     private let constraints: PlaybackConstraints
+    private let includeAudio: Bool
     private let order: [PrefetchCategory]
     private let recorder = PrefetchLedgerRecorder()
     private let observer: Int
@@ -62,11 +63,14 @@ public actor Prefetcher {
 
     /// A prefetcher reading through `factory`'s cache and upstream (its origin tag is replaced
     /// by `prefetch`), with the limits, categories and segment counts of `config.prefetch` and
-    /// the variant selection of `config.device`.
-    public init(factory: CacheDataSourceFactory, config: ReelConfig, eventBufferLimit: Int = 65_536) {
+    /// the variant selection of `config.device`. `includeAudio` says whether the players it
+    /// fetches for read a separate audio rendition; video-only players (the feed's) would never
+    /// read those bytes.
+    public init(factory: CacheDataSourceFactory, config: ReelConfig, includeAudio: Bool = true, eventBufferLimit: Int = 65_536) {
         self.factory = factory.withOrigin(.prefetch)
         self.config = config
         self.constraints = PlaybackConstraints(config.device)
+        self.includeAudio = includeAudio
         self.order = PrefetchCategory.order(config)
         let limits = PrefetchPolicy.Limits(config)
         self.limits = limits
@@ -218,7 +222,8 @@ public actor Prefetcher {
         let cancellation = Cancellation()
         let offline = factory.reachability.isOffline
         let job = PrefetchJob(url: entry.request.videoURL, segments: entry.segments, factory: jobFactory(offline: offline),
-                              constraints: constraints, cancellation: cancellation, sharesOfflineReachability: offline)
+                              constraints: constraints, includeAudio: includeAudio, cancellation: cancellation,
+                              sharesOfflineReachability: offline)
         emit(id, entry.request, .started(run: entry.runs))
         let task = Task { [weak self] in
             let result = await Self.runOnThread(job)
