@@ -81,7 +81,7 @@ struct CacheCommandTests {
             let url = server.url(for: "streams/s02/index.m3u8").absoluteString
             func play(_ extra: [String]) async throws -> [String: Any] {
                 server.resetBill()
-                let result = try await ReelProcess.run(["play", url, "--fast", "--json"] + extra + ReelProcess.patientNetwork)
+                let result = try await ReelProcess.run(["play", url, "--fast", "--json"] + extra + PatientNetwork.arguments)
                 #expect(result.status == 0, "\(result.stderr)")
                 return try CacheCLI.json(result.stdout)["network"] as? [String: Any] ?? [:]
             }

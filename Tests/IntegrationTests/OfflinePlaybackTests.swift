@@ -20,7 +20,7 @@ struct OfflinePlaybackTests {
         defer { try? FileManager.default.removeItem(at: cache) }
         let url = try await withSampleServer { server -> String in
             let url = server.url(for: sample.entry).absoluteString
-            let prefetch = try await ReelProcess.run(["prefetch", url, "--segments", "2", "--cache", cache.path, "--json"] + ReelProcess.patientNetwork)
+            let prefetch = try await ReelProcess.run(["prefetch", url, "--segments", "2", "--cache", cache.path, "--json"] + PatientNetwork.arguments)
             #expect(prefetch.status == 0, "reel prefetch failed: \(prefetch.stderr)")
             let summary = try CacheCLI.json(prefetch.stdout)
             #expect((summary["fetchedBytes"] as? Int ?? 0) > 0)
@@ -82,7 +82,7 @@ struct OfflinePlaybackTests {
         try await withSampleServer { server in
             let url = server.url(for: "streams/s02/index.m3u8").absoluteString
             let first = try CacheCLI.json(try await ReelProcess.run(["prefetch", url, "--segments", "3", "--cache", cache.path, "--json"]
-                                                                    + ReelProcess.patientNetwork).stdout)
+                                                                    + PatientNetwork.arguments).stdout)
             let billed = server.bill().bodyBytes
             let second = try CacheCLI.json(try await ReelProcess.run(["prefetch", url, "--segments", "3", "--cache", cache.path, "--json"]).stdout)
             #expect(second["fetchedBytes"] as? Int == 0)

@@ -91,7 +91,7 @@ struct PlayOptionsTests {
     @Test func requestsReuseTheConnectionAndAreAllCounted() async throws {
         try await withSampleServer { server in
             let url = server.url(for: "streams/s01/index.m3u8").absoluteString
-            let result = try await ReelProcess.run(["play", url, "--fast", "--no-cache", "--json"] + ReelProcess.patientNetwork)
+            let result = try await ReelProcess.run(["play", url, "--fast", "--no-cache", "--json"] + PatientNetwork.arguments)
             #expect(result.status == 0, "\(result.stderr)")
             let network = try #require(try Self.report(result.stdout)["network"] as? [String: Any])
             let requests = try #require(network["perRequest"] as? [[String: Any]])
@@ -100,7 +100,7 @@ struct PlayOptionsTests {
             #expect(server.bill().connections == 1)
             #expect(network["bytes"] as? Int == Int(server.bill().bodyBytes))
 
-            let cut = try await ReelProcess.run(["play", url, "--fast", "--no-cache", "--frames", "1", "--json"] + ReelProcess.patientNetwork)
+            let cut = try await ReelProcess.run(["play", url, "--fast", "--no-cache", "--frames", "1", "--json"] + PatientNetwork.arguments)
             let cutNetwork = try #require(try Self.report(cut.stdout)["network"] as? [String: Any])
             #expect(cutNetwork["requests"] as? Int == 2, "the playlist and the first segment, read in part")
         }

@@ -21,7 +21,7 @@ struct PrefetchCommandTests {
         defer { try? FileManager.default.removeItem(at: cache) }
         try await withSampleServer(profile: NetworkProfile(name: "throttled", bandwidthKbps: 4_000)) { server in
             let result = try await ReelProcess.run(["prefetch"] + Self.urls(server) + [
-                "--segments", "2", "--concurrency", String(concurrency), "--cache", cache.path, "--json"] + ReelProcess.patientNetwork)
+                "--segments", "2", "--concurrency", String(concurrency), "--cache", cache.path, "--json"] + PatientNetwork.arguments)
             #expect(result.status == 0, "\(result.stderr)")
             let summary = try CacheCLI.json(result.stdout)
             let bill = server.bill()

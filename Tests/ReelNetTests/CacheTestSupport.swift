@@ -36,10 +36,8 @@ struct CacheHarness {
         let requests = RequestRecorder()
         var options = NetworkOptions()
         options.retryBackoffMs = 10
-        // Only a real stall (a minute without bytes) trips the low-speed watchdog: these tests count
-        // requests, and on a loaded machine the default four seconds also cut healthy transfers,
-        // whose retries then showed up as extra requests.
-        options.lowSpeedTimeMs = 60_000
+        // These tests count requests: only a real stall may trip the watchdog.
+        options.lowSpeedTimeMs = PatientNetwork.lowSpeedTimeMs
         let engine = TransferEngine(options: options)
         defer { Thread.detachNewThread { engine.shutdown() } }
         let configuration = CDNServerConfiguration(root: root, profile: profile, requestLog: { requests.record($0) })

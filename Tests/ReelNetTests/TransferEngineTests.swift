@@ -31,7 +31,7 @@ struct TransferEngineTests {
     static func options(_ change: (inout NetworkOptions) -> Void = { _ in }) -> NetworkOptions {
         var options = NetworkOptions()
         options.retryBackoffMs = 10
-        options.lowSpeedTimeMs = 60_000
+        options.lowSpeedTimeMs = PatientNetwork.lowSpeedTimeMs
         change(&options)
         return options
     }

@@ -8,11 +8,6 @@ public struct ReelProcess {
         public var stderr: String
     }
 
-    /// Settings for runs whose requests or bytes a test counts against the simulator's bill: only a
-    /// real stall (a minute without bytes) trips the low-speed watchdog. On a loaded machine the
-    /// default four seconds can cut a healthy transfer, whose retry is then an extra request.
-    public static let patientNetwork = ["--set", "network.lowSpeedTimeMs=60000"]
-
     /// Runs `reel` with `arguments` and returns what it printed; `timeout` kills it (a hang fails
     /// the test instead of CI). The process is waited for on a thread of its own, so the awaiting
     /// test leaves the cooperative pool free (on two cores, a test blocked waiting starves every

@@ -1,0 +1,9 @@
+/// The low-speed window of tests that count requests or bytes: only a real stall (a minute
+/// without bytes) trips the watchdog. On a loaded machine the default four seconds can cut a
+/// healthy transfer, whose retry then shows up as an extra request.
+public enum PatientNetwork {
+    public static let lowSpeedTimeMs = 60_000
+
+    /// The same for a `reel` process: `--set network.lowSpeedTimeMs=...`.
+    public static let arguments = ["--set", "network.lowSpeedTimeMs=\(lowSpeedTimeMs)"]
+}
