@@ -28,6 +28,8 @@ public struct ReelError: Error, Sendable, CustomStringConvertible {
         // Cache.
         case cacheIO
         case cacheCorrupt
+        /// One resource does not fit in the cache's cap: it is served, not kept; writes go on.
+        case cacheFull
         // Configuration and feed data.
         case invalidConfig
         case invalidCatalog
@@ -43,7 +45,7 @@ public struct ReelError: Error, Sendable, CustomStringConvertible {
             case .connectionFailed, .httpStatus, .timeout, .networkFailed, .offline: .network
             case .malformedPlaylist, .malformedManifest, .notAPlaylist: .parsing
             case .openFailed, .noVideoStream, .decoderUnavailable, .demuxFailed, .decodeFailed, .encodeFailed: .decoding
-            case .cacheIO, .cacheCorrupt: .cache
+            case .cacheIO, .cacheCorrupt, .cacheFull: .cache
             case .invalidConfig, .invalidCatalog, .invalidTrace: .config
             case .cancelled, .internalFailure: .lifecycle
             }

@@ -35,6 +35,19 @@ struct CacheCommandTests {
         let cache = try makeScratchFolder("reel-sigkill")
         defer { try? FileManager.default.removeItem(at: cache) }
         let sample = try #require(SampleIndex.all.first { $0.name == "s01" })
+        // Files someone else put into the folder Reel made: the sweep after the SIGKILL keeps them.
+        #expect(try await ReelProcess.run(["cache", "stats", "--cache", cache.path]).status == 0)
+        let foreign = ["data/ab/notes.txt", "tmp/notes.txt", "data/0f/0fffffffffffffff.1.bak"]
+        for path in foreign {
+            let url = cache.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(path.utf8).write(to: url)
+        }
+        defer {
+            for path in foreign {
+                #expect(FileManager.default.contents(atPath: cache.appendingPathComponent(path).path) == Data(path.utf8), "\(path)")
+            }
+        }
         try await withSampleServer { server in
             let url = server.url(for: sample.entry).absoluteString
             let segment = "/" + sample.entry.replacingOccurrences(of: "index.m3u8", with: "seg_001.ts")
@@ -48,7 +61,7 @@ struct CacheCommandTests {
             let seen = Locked<Set<String>>([])
             let ready = await waitOnThread {
                 let inFlight = server.bill().paths[segment]?.inFlightRequests ?? 0 > 0
-                let writing = !(FileManager.default.subpaths(atPath: tmp) ?? []).isEmpty
+                let writing = (FileManager.default.subpaths(atPath: tmp) ?? []).contains { $0.hasSuffix(".tmp") }
                 seen.withLock { $0.formUnion([inFlight ? "inFlight" : "", writing ? "writing" : ""].filter { !$0.isEmpty }) }
                 return inFlight && writing
             }
@@ -206,6 +219,35 @@ struct CacheCommandTests {
         }
         let stats = try await ReelProcess.run(["cache", "stats", "--cache", folder])
         #expect(stats.status == 6 && stats.stderr.contains(folder), "\(stats.stderr)")
+    }
+
+    @Test func playPointedAtAFolderOfOtherFilesOrASystemFolderPlaysOnAndChangesNothing() async throws {
+        let scratch = try makeScratchFolder("reel-foreign")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for (path, text) in [("notes.txt", "notes"), ("tmp/draft.txt", "draft"), ("data/ab/photo.jpg", "photo"), ("lock", "mine")] {
+            let url = scratch.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let before = FileManager.default.subpaths(atPath: scratch.path)?.sorted()
+        try await withSampleServer { server in
+            let url = server.url(for: "streams/s11/index.m3u8").absoluteString
+            // Folders inside system folders that do not exist: a regression would create them, not
+            // damage what is there (CacheFolderTests checks that /etc, / and the home folder are refused).
+            for folder in [scratch.path, "/etc/reel-cache-never", "/usr/lib/reel-cache-never"] {
+                let result = try await ReelProcess.run(["play", url, "--fast", "--frames", "30", "--cache", folder])
+                #expect(result.status == 0, "\(result.stderr)")
+                let lines = result.stderr.split(separator: "\n")
+                #expect(lines.count == 1 && lines[0].contains(folder) && lines[0].contains("refused"), "\(result.stderr)")
+            }
+        }
+        #expect(FileManager.default.subpaths(atPath: scratch.path)?.sorted() == before)
+        #expect(try String(contentsOf: scratch.appendingPathComponent("lock"), encoding: .utf8) == "mine")
+        #expect(!FileManager.default.fileExists(atPath: "/etc/reel-cache-never"))
+        #expect(!FileManager.default.fileExists(atPath: "/usr/lib/reel-cache-never"))
+        let stats = try await ReelProcess.run(["cache", "clear", "--cache", scratch.path])
+        #expect(stats.status == 6 && stats.stderr.contains(scratch.path), "\(stats.stderr)")
+        #expect(FileManager.default.subpaths(atPath: scratch.path)?.sorted() == before)
     }
 
     /// Apparent bytes of every file under `folder` (index, lock, content, temporary files).

@@ -5,7 +5,7 @@ import ReelCore
 import Glibc
 #endif
 
-/// Opening a cache folder: lock it, empty `tmp/`, load the index (replacing a corrupt one),
+/// Opening a cache folder: claim it (see `CacheFolder`), lock it, remove Reel's files from `tmp/`, load the index (replacing a corrupt one),
 /// sweep what a crash left, and evict down to the cap.
 extension Cache {
     /// Opens the cache in `directory`, or returns a disabled cache (every read a miss, nothing
@@ -30,7 +30,8 @@ extension Cache {
     public static func openOrThrow(directory: URL, maxBytes: Int64,
                                    warn: @escaping @Sendable (String) -> Void = { _ in }) throws -> Cache {
         let path = directory.path
-        for folder in [path, "\(path)/data", "\(path)/tmp"] {
+        try CacheFolder.claim(path)
+        for folder in ["\(path)/data", "\(path)/tmp"] {
             do {
                 try CacheFiles.makeDirectory(folder)
             } catch let error as ReelError {
@@ -39,7 +40,9 @@ extension Cache {
         }
         let lockDescriptor = try acquireLock(path)
         do {
-            for name in CacheFiles.list("\(path)/tmp") { CacheFiles.remove("\(path)/tmp/\(name)") }
+            for name in CacheFiles.list("\(path)/tmp") where CacheFiles.isTemporaryName(name) {
+                CacheFiles.remove("\(path)/tmp/\(name)")
+            }
             let indexPath = "\(path)/\(CacheFiles.indexName)"
             var store: CacheIndexStore
             var clean: Bool

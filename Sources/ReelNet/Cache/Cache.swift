@@ -38,6 +38,10 @@ public final class Cache: Sendable {
         var nextGeneration: Int64 = 1
         var writesEnabled = true
         var indexBytes: Int64 = 0
+        /// Bytes in `tmp/` files being written: they count toward the cap while they grow.
+        var temporaryBytes: Int64 = 0
+        /// An eviction for temporary bytes is queued on the commit queue.
+        var evictionQueued = false
         var observers: [Int: @Sendable (CacheEvent) -> Void] = [:]
         var nextObserver = 0
         /// `close` began: no new writers.
@@ -187,7 +191,9 @@ public final class Cache: Sendable {
         }
         guard let generation else { return nil }
         do {
-            return try CacheWriter(directory: path, key: key, kind: kind, generation: generation)
+            return try CacheWriter(directory: path, key: key, kind: kind, generation: generation,
+                                   reserve: { [weak self] in self?.reserveTemporary($0) ?? false },
+                                   release: { [weak self] in self?.releaseTemporary($0) })
         } catch let error as ReelError {
             writeFailed(error)
             return nil
@@ -196,9 +202,36 @@ public final class Cache: Sendable {
         }
     }
 
+    /// Room for `count` more bytes in `tmp/`: false when the files being written would pass the
+    /// cap on their own (that transfer stops caching). When they and the entries pass it together,
+    /// least recently used entries are evicted on the commit queue, so the folder stays within the
+    /// cap while transfers grow, not only once they end.
+    func reserveTemporary(_ count: Int64) -> Bool {
+        let (granted, evict) = state.withLock { state -> (Bool, Bool) in
+            guard state.temporaryBytes + count <= maxBytes - state.indexBytes else { return (false, false) }
+            state.temporaryBytes += count
+            let over = state.index.totalBytes + state.indexBytes + state.temporaryBytes > maxBytes
+            defer { if over { state.evictionQueued = true } }
+            return (true, over && !state.evictionQueued)
+        }
+        if evict {
+            commits.async { [self] in
+                state.withLock { $0.evictionQueued = false }
+                evictOverflow()
+            }
+        }
+        return granted
+    }
+
+    /// Gives back temporary bytes of a file that was sealed or dropped.
+    func releaseTemporary(_ count: Int64) {
+        state.withLock { $0.temporaryBytes -= count }
+    }
+
     /// Turns writes off after a failure (a full disk, a folder gone read-only), with one warning;
-    /// reads go on.
+    /// reads go on. A resource that does not fit under the cap (`.cacheFull`) stops only itself.
     func writeFailed(_ error: ReelError) {
+        if error.code == .cacheFull { return }
         let first = state.withLock { state -> Bool in
             defer { state.writesEnabled = false }
             return state.writesEnabled
@@ -353,7 +386,8 @@ public final class Cache: Sendable {
         for observer in observers { observer(event) }
     }
 
-    /// Evicts least recently used entries until content and index fit in `maxBytes` (again when
+    /// Evicts least recently used entries until content, index and files being written fit in
+    /// `maxBytes` (again when
     /// writing the deletions grew the index files past the room measured before).
     func evictOverflow() {
         for _ in 0..<4 where evictOverflowOnce() {}
@@ -363,7 +397,8 @@ public final class Cache: Sendable {
     private func evictOverflowOnce() -> Bool {
         let (events, observers) = state.withLock { state -> ([CacheEvent], [@Sendable (CacheEvent) -> Void]) in
             var events: [CacheEvent] = []
-            while state.index.totalBytes + state.indexBytes > maxBytes, let victim = state.index.leastRecentlyUsed {
+            while state.index.totalBytes + state.indexBytes + state.temporaryBytes > maxBytes,
+                  let victim = state.index.leastRecentlyUsed {
                 state.index.remove(victim.key)
                 state.pending.operations.append(.delete(key: victim.key))
                 state.pending.filesToRemove.append(victim.file)

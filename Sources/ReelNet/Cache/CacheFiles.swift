@@ -40,6 +40,17 @@ enum CacheFiles {
         return index >= 18
     }
 
+    /// True for `name` in `data/<shard>/`: a content name whose first two digits are the shard's.
+    static func isContentName(_ name: String, inShard shard: String) -> Bool {
+        isContentName(name) && name.utf8.prefix(2).elementsEqual(shard.utf8)
+    }
+
+    /// True for names `temporaryPath` makes (a content name and `.tmp`): the only files Reel
+    /// removes from `tmp/`.
+    static func isTemporaryName(_ name: String) -> Bool {
+        name.hasSuffix(".tmp") && isContentName(String(name.dropLast(4)))
+    }
+
     /// The generation part of a content name.
     static func generation(of name: String) -> Int64? {
         guard isContentName(name), let dot = name.firstIndex(of: ".") else { return nil }
@@ -51,6 +62,7 @@ enum CacheFiles {
         "\(directory)/data/\(name.prefix(2))/\(name)"
     }
 
+    /// `tmp/<name>.tmp` under `directory`, where a content file is written before it is sealed.
     static func temporaryPath(_ directory: String, _ name: String) -> String {
         "\(directory)/tmp/\(name).tmp"
     }
@@ -70,9 +82,6 @@ enum CacheFiles {
     static func error(_ action: String, _ path: String, _ code: Int32 = errno) -> ReelError {
         ReelError(.cacheIO, "cannot \(action) '\(path)': \(reason(code))")
     }
-
-    /// Whether `code` means the disk (or quota) is full.
-    static func isFull(_ error: ReelError) -> Bool { error.message.hasSuffix("(disk full)") }
 
     /// Creates `path` and its parents; succeeds when it already is a directory.
     static func makeDirectory(_ path: String) throws {
@@ -118,12 +127,13 @@ enum CacheFiles {
         guard fsync(fd) == 0 else { throw error("fsync", path) }
     }
 
-    /// Makes a rename inside `directory` durable. The corresponding C function is `fsync` on the folder.
-    static func syncDirectory(_ directory: String) {
+    /// Makes a rename or a new file inside `directory` durable. The corresponding C function is
+    /// `fsync` on the folder.
+    static func syncDirectory(_ directory: String) throws {
         let fd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        Glibc.close(fd)
+        guard fd >= 0 else { throw error("open", directory) }
+        defer { Glibc.close(fd) }
+        guard fsync(fd) == 0 else { throw error("fsync", directory) }
     }
 
     static func rename(_ from: String, to: String) throws {
@@ -180,11 +190,12 @@ enum CacheFiles {
         (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     }
 
-    /// Every content file under `data/`, as (name, path, size).
+    /// Every content file under `data/`, as (name, path, size). Only names Reel makes, in the
+    /// shard their hash puts them in: a file someone else put there is never listed, so never removed.
     static func contentFiles(_ directory: String) -> [(name: String, path: String, size: Int64)] {
         var result: [(String, String, Int64)] = []
         for shard in list("\(directory)/data") {
-            for name in list("\(directory)/data/\(shard)") {
+            for name in list("\(directory)/data/\(shard)") where isContentName(name, inShard: shard) {
                 let path = "\(directory)/data/\(shard)/\(name)"
                 result.append((name, path, size(of: path)))
             }

@@ -25,10 +25,17 @@ final class CacheWriter: DataSink, @unchecked Sendable {
     /// The bytes so far when they may be a playlist (a `.playlist` or `.media` resource that
     /// starts like text), up to 32 MiB: the cache reads liveness from them when sealing.
     private(set) var capturedText: [UInt8]?
+    /// Asks the cache for room for more temporary bytes (false: they would pass the cap); the
+    /// bytes are given back with `release` when the file is sealed or dropped.
+    private let reserve: (Int64) -> Bool
+    private let release: (Int64) -> Void
 
-    init(directory: String, key: String, kind: ResourceKind, generation: Int64) throws {
+    init(directory: String, key: String, kind: ResourceKind, generation: Int64,
+         reserve: @escaping (Int64) -> Bool = { _ in true }, release: @escaping (Int64) -> Void = { _ in }) throws {
         self.key = key
         self.kind = kind
+        self.reserve = reserve
+        self.release = release
         name = CacheFiles.contentName(key: key, generation: generation)
         temporaryPath = CacheFiles.temporaryPath(directory, name)
         finalPath = CacheFiles.contentPath(directory, name)
@@ -40,13 +47,16 @@ final class CacheWriter: DataSink, @unchecked Sendable {
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard fd >= 0 else { throw ReelError(.internalFailure, "write to a closed cache file '\(temporaryPath)'") }
+        guard reserve(Int64(bytes.count)) else {
+            throw ReelError(.cacheFull, "'\(key)' would pass the cache's size limit after \(length) bytes; it is not kept")
+        }
+        length += Int64(bytes.count)
         try CacheFiles.writeAll(fd, bytes, path: temporaryPath)
         hasher.update(bytes)
-        if capturedText != nil { capture(bytes) }
-        length += Int64(bytes.count)
+        if capturedText != nil { capture(bytes, at: length - Int64(bytes.count)) }
     }
 
-    private func capture(_ bytes: UnsafeRawBufferPointer) {
+    private func capture(_ bytes: UnsafeRawBufferPointer, at length: Int64) {
         if length == 0, let first = bytes.first, ![UInt8(ascii: "#"), UInt8(ascii: "<"), 0xEF, 0x20, 0x0A, 0x0D, 0x09].contains(first) {
             capturedText = nil
         } else if length + Int64(bytes.count) > 32 << 20 {
@@ -75,10 +85,14 @@ final class CacheWriter: DataSink, @unchecked Sendable {
         defer {
             Glibc.close(fd)
             fd = -1
+            release(length)
         }
         try CacheFiles.sync(fd, path: temporaryPath)
-        try CacheFiles.makeDirectory((finalPath as NSString).deletingLastPathComponent)
+        let folder = (finalPath as NSString).deletingLastPathComponent
+        try CacheFiles.makeDirectory(folder)
         try CacheFiles.rename(temporaryPath, to: finalPath)
+        // The rename is durable before the cache writes the row that names the file.
+        try CacheFiles.syncDirectory(folder)
         return hasher.digest()
     }
 
@@ -89,6 +103,7 @@ final class CacheWriter: DataSink, @unchecked Sendable {
         defer {
             Glibc.close(fd)
             fd = -1
+            release(length)
         }
         try CacheFiles.makeDirectory((finalPath as NSString).deletingLastPathComponent)
         try CacheFiles.rename(temporaryPath, to: finalPath)
@@ -101,5 +116,6 @@ final class CacheWriter: DataSink, @unchecked Sendable {
         Glibc.close(fd)
         fd = -1
         CacheFiles.remove(temporaryPath)
+        release(length)
     }
 }
