@@ -31,10 +31,10 @@ test: deps
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory tsan
 
-## tsan: the decoder pool, player, play arbiter, prefetcher, cache and transfer engine tests under the thread sanitizer, built in a
+## tsan: the blocking pool, the decoder pool, player, play arbiter, prefetcher, cache and transfer engine tests under the thread sanitizer, built in a
 ## folder of their own (.build-tsan) so the normal build stays as it is. tsan-suppressions.txt names the one known false
 ## positive (Swift's continuation hand-off) and why.
-TSAN_FILTER := DecoderPool|Player|BufferPolicy|PlayArbiter|PrefetchPolicy|Prefetcher|CacheDataSource|TransferEngine
+TSAN_FILTER := BlockingPool|DecoderPool|Player|BufferPolicy|PlayArbiter|PrefetchPolicy|Prefetcher|CacheDataSource|TransferEngine
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS="suppressions=$(CURDIR)/tsan-suppressions.txt $$TSAN_OPTIONS" \

@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "ReelMedia", targets: ["ReelMedia"]),
         .library(name: "ReelServer", targets: ["ReelServer"]),
         .library(name: "ReelEngine", targets: ["ReelEngine"]),
+        .library(name: "ReelHarness", targets: ["ReelHarness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,11 +46,14 @@ let package = Package(
             path: "CSupport/CReelShims"
         ),
 
-        // Swift modules, dependencies pointing one way: reel -> ReelEngine -> ReelMedia -> ReelNet -> ReelCore.
+        // Swift modules, dependencies pointing one way:
+        // reel -> ReelHarness -> ReelEngine -> ReelMedia -> ReelNet -> ReelCore; ReelServer apart
+        // (ReelCore only), used by ReelHarness, the CLI and tests. ArchitectureTests checks the imports.
         .target(
             name: "ReelCore",
             dependencies: [
                 .product(name: "Collections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
@@ -83,7 +87,17 @@ let package = Package(
         .target(
             name: "ReelEngine",
             dependencies: [
-                "ReelCore", "ReelNet", "ReelMedia", "ReelServer",
+                "ReelCore", "ReelNet", "ReelMedia",
+                .product(name: "Collections", package: "swift-collections"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // Stands the CDN simulator up around feed sessions (feed run, comparisons): the one place
+        // the engine meets ReelServer, so an app embedding ReelEngine does not link SwiftNIO.
+        .target(
+            name: "ReelHarness",
+            dependencies: [
+                "ReelCore", "ReelNet", "ReelMedia", "ReelEngine", "ReelServer",
                 .product(name: "Collections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
@@ -91,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "reel",
             dependencies: [
-                "ReelCore", "ReelNet", "ReelMedia", "ReelServer", "ReelEngine",
+                "ReelCore", "ReelNet", "ReelMedia", "ReelServer", "ReelEngine", "ReelHarness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
             ],
@@ -100,14 +114,14 @@ let package = Package(
 
         // Tests: one target per module, plus end-to-end tests that run the `reel` binary, sharing
         // a small support library (sample index, the built tool, the CDN simulator).
-        .target(name: "ReelTestSupport", dependencies: ["ReelServer"], path: "Tests/Support", swiftSettings: strictSwift),
+        .target(name: "ReelTestSupport", dependencies: ["ReelServer", "ReelCore"], path: "Tests/Support", swiftSettings: strictSwift),
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"], swiftSettings: strictSwift),
         .testTarget(name: "ReelNetTests", dependencies: ["ReelNet", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "ReelServerTests", dependencies: ["ReelServer"], swiftSettings: strictSwift),
+        .testTarget(name: "ReelServerTests", dependencies: ["ReelServer", "ReelCore"], swiftSettings: strictSwift),
         .testTarget(
             name: "ReelEngineTests",
-            dependencies: ["ReelEngine", "ReelServer", "ReelTestSupport", .product(name: "Collections", package: "swift-collections")],
+            dependencies: ["ReelEngine", "ReelHarness", "ReelServer", "ReelTestSupport", .product(name: "Collections", package: "swift-collections")],
             swiftSettings: strictSwift),
         .testTarget(name: "IntegrationTests", dependencies: ["reel", "ReelServer", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
     ],

@@ -9,9 +9,17 @@ final class BillLedger: Sendable {
     }
 
     private let state = Locked(State())
+    /// Fires after every change, for `CDNServer.waitForBill`.
+    let changes = ChangeSignal()
+
+    /// Applies `body` to the state, then wakes whoever waits for the bill.
+    private func update(_ body: (inout State) -> Void) {
+        state.withLock(body)
+        changes.changed()
+    }
 
     func connectionOpened() {
-        state.withLock { state in
+        update { state in
             state.openConnections += 1
             state.bill.connections += 1
             state.bill.peakConcurrentConnections = max(state.bill.peakConcurrentConnections, state.openConnections)
@@ -19,12 +27,12 @@ final class BillLedger: Sendable {
     }
 
     func connectionClosed() {
-        state.withLock { $0.openConnections -= 1 }
+        update { $0.openConnections -= 1 }
     }
 
     /// A request was read: counts it and puts it in flight for its path.
     func requestStarted(path: String) {
-        state.withLock { state in
+        update { state in
             state.bill.requests += 1
             state.bill.paths[path, default: CDNBill.PathBill()].requests += 1
             Self.updatePath(&state.bill, path) { path in
@@ -36,14 +44,14 @@ final class BillLedger: Sendable {
 
     /// A request is over (answered, reset, or its connection closed).
     func requestFinished(path: String) {
-        state.withLock { state in
+        update { state in
             Self.updatePath(&state.bill, path) { $0.inFlightRequests -= 1 }
         }
     }
 
     func responded(path: String, status: Int) {
         let key = String(status)
-        state.withLock { state in
+        update { state in
             state.bill.statusCounts[key, default: 0] += 1
             Self.updatePath(&state.bill, path) { $0.statusCounts[key, default: 0] += 1 }
         }
@@ -51,14 +59,14 @@ final class BillLedger: Sendable {
 
     /// Body bytes handed to the socket (negative to take back bytes whose write failed).
     func bodyBytesSent(path: String, count: Int) {
-        state.withLock { state in
+        update { state in
             state.bill.bodyBytes += count
             Self.updatePath(&state.bill, path) { $0.bodyBytes += count }
         }
     }
 
     func faultInjected(path: String, kind: FaultKind) {
-        state.withLock { state in
+        update { state in
             state.bill.faults[kind] += 1
             Self.updatePath(&state.bill, path) { $0.faults[kind] += 1 }
         }
@@ -74,7 +82,7 @@ final class BillLedger: Sendable {
 
     /// Starts a new bill; what is open or in flight now stays counted as open or in flight.
     func reset() {
-        state.withLock { state in
+        update { state in
             var fresh = CDNBill()
             fresh.peakConcurrentConnections = state.openConnections
             for (path, old) in state.bill.paths where old.inFlightRequests > 0 {

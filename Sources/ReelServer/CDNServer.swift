@@ -146,6 +146,14 @@ public final class CDNServer: Sendable {
     /// A snapshot of the bill so far.
     public func bill() -> CDNBill { core.ledger.snapshot() }
 
+    /// Waits until the bill satisfies `condition` (checked after every change the simulator makes
+    /// to it, no polling); returns that bill, or nil when `limit` passes first.
+    public func waitForBill(limit: Duration = .seconds(60), until condition: @escaping @Sendable (CDNBill) -> Bool) async -> CDNBill? {
+        let ledger = core.ledger
+        guard await ledger.changes.wait(limit: limit, until: { condition(ledger.snapshot()) }) else { return nil }
+        return ledger.snapshot()
+    }
+
     /// Starts a new bill: counts go to zero; open connections and requests in flight stay counted
     /// as open, so the peaks start from them.
     public func resetBill() { core.ledger.reset() }

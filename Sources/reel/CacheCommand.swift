@@ -59,7 +59,7 @@ struct CacheCommand: AsyncParsableCommand {
             try await CLIOutput.run("cache verify") {
                 let cache = try await self.cache.openOrThrow(try config.resolve())
                 let repair = self.repair
-                let report = try await BlockingWork.run(name: "reel.cache.verify") { cache.verify(repair: repair) }
+                let report = try await BlockingPool.shared.run { cache.verify(repair: repair) }
                 await cache.closeAsync()
                 print(json ? try CLIOutput.json(CacheVerifyOutput(report)) : CacheVerifyOutput(report).text)
                 if !report.isClean {
@@ -82,7 +82,7 @@ struct CacheCommand: AsyncParsableCommand {
             try await CLIOutput.run("cache clear") {
                 let cache = try await self.cache.openOrThrow(try config.resolve())
                 let before = cache.statistics()
-                try await BlockingWork.run(name: "reel.cache.clear") { cache.clear() }
+                try await BlockingPool.shared.run { cache.clear() }
                 await cache.closeAsync()
                 let output = CacheClearOutput(directory: before.directory, entries: before.entries, bytes: before.bytes)
                 print(json ? try CLIOutput.json(output)

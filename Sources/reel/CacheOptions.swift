@@ -30,7 +30,7 @@ struct CacheOptions: ParsableArguments {
     /// disabled cache (playback goes on without it).
     func open(_ settings: ReelConfig) async throws -> Cache {
         let directory = location(settings), limit = limit(settings)
-        return try await BlockingWork.run(name: "reel.cache.open") {
+        return try await BlockingPool.shared.run {
             Cache.open(directory: directory, maxBytes: limit, warn: { ConfigOptions.warn($0) })
         }
     }
@@ -38,7 +38,7 @@ struct CacheOptions: ParsableArguments {
     /// Opens the cache for maintenance or prefetch: a folder that cannot be used is an error.
     func openOrThrow(_ settings: ReelConfig) async throws -> Cache {
         let directory = location(settings), limit = limit(settings)
-        return try await BlockingWork.run(name: "reel.cache.open") {
+        return try await BlockingPool.shared.run {
             try Cache.openOrThrow(directory: directory, maxBytes: limit, warn: { ConfigOptions.warn($0) })
         }
     }
@@ -47,6 +47,6 @@ struct CacheOptions: ParsableArguments {
 extension Cache {
     /// Closes the cache on a thread of its own (it waits for pending writes).
     func closeAsync() async {
-        _ = try? await BlockingWork.run(name: "reel.cache.close") { self.close() }
+        _ = try? await BlockingPool.shared.run { self.close() }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReelCore
 import ReelEngine
+import ReelHarness
 import ReelServer
 
 /// `reel demo`: the main job on the bundled samples, prefetch on against prefetch off.

@@ -3,6 +3,7 @@ import Foundation
 import OrderedCollections
 import ReelCore
 import ReelEngine
+import ReelHarness
 import ReelServer
 
 /// `reel feed`: build the feed from a catalog, replay a scroll trace through visibility.

@@ -42,7 +42,7 @@ struct InspectCommand: AsyncParsableCommand {
         let factory = URLDataSourceFactory(engine: TransferEngine(options: NetworkOptions(settings.network)),
                                            allowLocalFiles: url.isFileURL)
         let deep = self.deep
-        let manifest = try await BlockingWork.run {
+        let manifest = try await BlockingPool.shared.run {
             let loader = ManifestLoader { spec in
                 // A remote playlist may name only http(s) URLs; a local one may name local files.
                 _ = try URLPolicy(allowLocalFiles: url.isFileURL).check(spec.url.absoluteString)

@@ -56,19 +56,15 @@ struct CacheCommandTests {
             server.injectFault(.stall(afterBytes: 40_000), path: segment, count: 1)
             let running = try await ReelProcess.start(["prefetch", url, "--segments", "7", "--cache", cache.path,
                                                        "--set", "network.lowSpeedTimeMs=3600000"])
-            // Wait on a thread of its own so a busy cooperative pool cannot make it late.
-            let tmp = cache.appendingPathComponent("tmp").path
-            let seen = Locked<Set<String>>([])
-            let ready = await waitOnThread {
-                let inFlight = server.bill().paths[segment]?.inFlightRequests ?? 0 > 0
-                let writing = (FileManager.default.subpaths(atPath: tmp) ?? []).contains { $0.hasSuffix(".tmp") }
-                seen.withLock { $0.formUnion([inFlight ? "inFlight" : "", writing ? "writing" : ""].filter { !$0.isEmpty }) }
-                return inFlight && writing
-            }
+            // The simulator has sent the segment's first 40,000 bytes and stalls: its headers went
+            // first, so the process has its temporary file open and is waiting for the rest.
+            let ready = await server.waitForBill {
+                $0.paths[segment].map { $0.inFlightRequests > 0 && $0.bodyBytes >= 40_000 } ?? false
+            } != nil
             guard ready, running.process.isRunning else {
                 if running.process.isRunning { kill(running.pid, SIGKILL) }
                 let early = await running.finish()
-                Issue.record("no transfer in flight was seen before reel prefetch ended: \(early.status) \(early.stdout) \(early.stderr); seen \(seen.withLock { $0.sorted() })")
+                Issue.record("no stalled transfer was seen before reel prefetch ended: \(early.status) \(early.stdout) \(early.stderr); bill \(server.bill().paths[segment].map { "\($0)" } ?? "none")")
                 return
             }
             kill(running.pid, SIGKILL)
@@ -269,51 +265,11 @@ func contentFilesIn(_ folder: URL) -> [URL] {
         .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
 }
 
-/// Runs a program other than `reel` (a shell that sets limits first) on a thread of its own.
+/// Runs a program other than `reel` (a shell that sets limits first), with a cache home of its own.
 enum ShellRun {
     static func run(_ executable: String, _ arguments: [String]) async throws -> (Int32, String, String) {
-        try await ProcessSlots.shared.withSlot { try await runOnThread(executable, arguments) }
-    }
-
-    private static func runOnThread(_ executable: String, _ arguments: [String]) async throws -> (Int32, String, String) {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: executable)
-                    process.arguments = arguments
-                    var environment = ProcessInfo.processInfo.environment
-                    environment["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.path + "/reel-xdg-shell"
-                    process.environment = environment
-                    let out = Pipe(), err = Pipe()
-                    process.standardOutput = out
-                    process.standardError = err
-                    try process.run()
-                    let errData = Thread.detachedRead(err.fileHandleForReading)
-                    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self),
-                            String(decoding: errData(), as: UTF8.self))
-                })
-            }
-            thread.start()
-        }
-    }
-}
-
-extension Thread {
-    /// Drains `handle` on a thread of its own; the returned function waits for the bytes.
-    static func detachedRead(_ handle: FileHandle) -> () -> Data {
-        let done = DispatchSemaphore(value: 0)
-        // nonisolated(unsafe): written by the reading thread before `done` signals, read after it.
-        nonisolated(unsafe) var data = Data()
-        Thread.detachNewThread {
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-        return {
-            done.wait()
-            return data
-        }
+        let home = FileManager.default.temporaryDirectory.path + "/reel-xdg-shell"
+        let result = try await ChildProcess.run(URL(fileURLWithPath: executable), arguments, environment: ["XDG_CACHE_HOME": home])
+        return (result.status, result.stdout, result.stderr)
     }
 }

@@ -165,34 +165,9 @@ enum Tool {
         return nil
     }
 
-    /// Runs `tool` with stdout and stderr in a file (no pipe to fill); kills it after `timeout`.
-    /// Waits for it on a thread of its own, never on the cooperative pool, holding one of the
-    /// `ProcessSlots` every child process of the tests shares.
+    /// Runs `tool` in `folder` to its end (killed after `timeout` seconds); its stdout and stderr together.
     static func run(_ tool: URL, _ arguments: [String], in folder: URL, timeout: Int = 120) async throws -> (status: Int32, output: String) {
-        try await ProcessSlots.shared.withSlot {
-            try await onThread { try runBlocking(tool, arguments, in: folder, timeout: timeout) }
-        }
-    }
-
-    private static func runBlocking(_ tool: URL, _ arguments: [String], in folder: URL, timeout: Int) throws -> (status: Int32, output: String) {
-        let log = folder.appendingPathComponent("\(tool.lastPathComponent)-\(UUID().uuidString).log")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-            throw ReelError(.invalidInput, "cannot create \(log.path)")
-        }
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(timeout), execute: killer)
-        process.waitUntilExit()
-        killer.cancel()
-        return (process.terminationStatus, String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))
+        let result = try await ChildProcess.run(tool, arguments, directory: folder, timeout: .seconds(timeout))
+        return (result.status, result.output)
     }
 }

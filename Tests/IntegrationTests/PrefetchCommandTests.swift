@@ -119,27 +119,9 @@ struct PrefetchCommandTests {
         }
     }
 
-    /// Runs a program to its end on a thread of its own; its stdout and stderr together.
+    /// Runs a program to its end; its stdout and stderr together.
     static func run(_ program: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: program)
-                process.arguments = arguments
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                process.standardError = pipe
-                process.standardInput = FileHandle.nullDevice
-                do {
-                    try process.run()
-                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-            thread.start()
-        }
+        let result = try await ChildProcess.run(URL(fileURLWithPath: program), arguments)
+        return (result.status, result.output)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 import ReelTestSupport
 import Testing
 
@@ -34,7 +35,7 @@ struct ReportScreenshot {
         let decode = try await Tool.run(ffmpeg, ["-nostdin", "-v", "error", "-i", shot.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", raw.path],
                                         in: folder)
         try #require(decode.status == 0, "ffmpeg could not decode the screenshot: \(decode.output)")
-        let (count, screenshot) = try await onThread { () -> (Int, ReportScreenshot) in
+        let (count, screenshot) = try await BlockingPool.shared.run { () -> (Int, ReportScreenshot) in
             let pixels = try [UInt8](Data(contentsOf: raw))
             return (pixels.count, measure(pixels, width: width, height: height))
         }

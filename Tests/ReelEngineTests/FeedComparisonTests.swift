@@ -1,6 +1,7 @@
 import OrderedCollections
 import ReelCore
 import ReelEngine
+import ReelHarness
 import Testing
 
 /// `--compare key=value`: the override's shorthand, where the second run's events go, the

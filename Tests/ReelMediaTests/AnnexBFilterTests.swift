@@ -52,7 +52,7 @@ struct AnnexBFilterTests {
     /// Reads every video packet of a sample from its local path, as a player's demuxer does.
     static func readVideo(_ name: String) async throws -> VideoRead {
         let path = PackagePaths.samples.appendingPathComponent(try MediaTestSupport.sample(name).entry)
-        return try await BlockingWork.run {
+        return try await BlockingPool.shared.run {
             let opener = MediaOpener(
                 factory: URLDataSourceFactory(engine: MediaTestSupport.engine, allowLocalFiles: true),
                 cancellation: Cancellation(), log: RequestLog(), constraints: PlaybackConstraints(),

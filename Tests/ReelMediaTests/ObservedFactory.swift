@@ -62,8 +62,8 @@ final class ObservedSource: DataSource {
 }
 
 extension TransferEngine {
-    /// Shuts the engine down from async code (on a thread of its own: `shutdown` blocks).
+    /// Shuts the engine down from async code (on a pool thread: `shutdown` blocks).
     func shutdownAsync() {
-        Thread { self.shutdown() }.start()
+        BlockingPool.shared.start { self.shutdown() }
     }
 }

@@ -38,7 +38,7 @@ enum MediaTestSupport {
     /// converted to Annex B), opened from its local path on a thread of its own.
     static func streamParameters(_ name: String) async throws -> StreamParameters {
         let path = PackagePaths.samples.appendingPathComponent(try sample(name).entry)
-        return try await BlockingWork.run {
+        return try await BlockingPool.shared.run {
             let opener = MediaOpener(
                 factory: URLDataSourceFactory(engine: engine, allowLocalFiles: true), cancellation: Cancellation(),
                 log: RequestLog(), constraints: PlaybackConstraints(), demux: DemuxOptions(), includeAudio: false)

@@ -132,7 +132,7 @@ struct CacheDataSourceTests {
             try Data("x".utf8).write(to: file)
             let warnings = WarningLog()
             let directory = file.appendingPathComponent("cache")
-            let cache = try await BlockingWork.run { Cache.open(directory: directory, maxBytes: 1 << 20, warn: { warnings.add($0) }) }
+            let cache = try await BlockingPool.shared.run { Cache.open(directory: directory, maxBytes: 1 << 20, warn: { warnings.add($0) }) }
             #expect(!cache.isEnabled)
             #expect(warnings.lines.count == 1 && warnings.lines[0].contains(directory.path), "\(warnings.lines)")
             for _ in 0..<2 {
@@ -149,7 +149,7 @@ struct CacheDataSourceTests {
         try await CacheHarness.with([:]) { harness in
             let cache = try await harness.openCache()
             let directory = harness.cacheDirectory
-            let error = try await BlockingWork.run { () -> ReelError? in
+            let error = try await BlockingPool.shared.run { () -> ReelError? in
                 do {
                     _ = try Cache.openOrThrow(directory: directory, maxBytes: 1 << 20)
                     return nil
@@ -175,13 +175,13 @@ struct CacheDataSourceTests {
             // The first reader (prefetch) opens and reads a little: the transfer is in flight
             // until a reader pulls its end, so the second reader must follow it.
             let first = SourceBox(prefetch.makeDataSource(cancellation: Cancellation()))
-            let head = try await BlockingWork.run { () -> [UInt8] in
+            let head = try await BlockingPool.shared.run { () -> [UInt8] in
                 _ = try first.source.open(spec)
                 return try first.source.read(upTo: 50_000)
             }
             #expect(cache.status(of: spec.cacheKey) == .inFlight(origin: .prefetch))
             let (second, secondMetrics) = try await CacheHarness.read(playback, spec)
-            let rest = try await BlockingWork.run { () -> [UInt8] in
+            let rest = try await BlockingPool.shared.run { () -> [UInt8] in
                 defer { first.source.close() }
                 return try first.source.read(upTo: .max)
             }
@@ -216,7 +216,7 @@ struct CacheDataSourceTests {
             let factory = harness.factory(cache, origin: .prefetch)
             let cancellation = Cancellation()
             let leader = SourceBox(factory.makeDataSource(cancellation: cancellation))
-            head = try await BlockingWork.run { () -> [UInt8] in
+            head = try await BlockingPool.shared.run { () -> [UInt8] in
                 _ = try leader.source.open(spec)
                 return try leader.source.read(upTo: bytes)
             }
@@ -225,9 +225,9 @@ struct CacheDataSourceTests {
         }
 
         /// True once a reader waits for the settle.
-        func waitForAWaitingReader() async -> Bool { await waitOnThread { [waits] in !waits.events.isEmpty } }
+        func waitForAWaitingReader() async -> Bool { await waits.list.wait { !$0.isEmpty } }
 
-        func close() async throws { try await BlockingWork.run { [leader] in leader.source.close() } }
+        func close() async throws { try await BlockingPool.shared.run { [leader] in leader.source.close() } }
     }
 
     @Test func aReaderArrivingAsTheOnlyReaderIsCancelledWaitsForTheSettleAndResumes() async throws {
@@ -259,20 +259,20 @@ struct CacheDataSourceTests {
             let prefetch = try await CancelledLeader(harness, cache, "w.bin", after: 10_000)
             // A player waits for the settle, and is itself cancelled before it comes.
             let player = Cancellation()
-            let outcome = Locked<ReelError??>(nil)
+            let outcome = Watched<ReelError??>(nil)
             let reading = Task {
                 do {
                     _ = try await CacheHarness.read(prefetch.factory.withOrigin(.playback), prefetch.spec, cancellation: player)
-                    outcome.withLock { $0 = .some(nil) }
-                } catch { outcome.withLock { $0 = .some(error as? ReelError) } }
+                    outcome.update { $0 = .some(nil) }
+                } catch { outcome.update { $0 = .some(error as? ReelError) } }
             }
             #expect(await prefetch.waitForAWaitingReader())
             player.cancel()
             // The cancel alone must end the wait: the transfer settles only when the leader leaves.
-            #expect(await waitOnThread { outcome.withLock { $0 != nil } }, "the cancelled player kept waiting for the settle")
+            #expect(await outcome.wait { $0 != nil }, "the cancelled player kept waiting for the settle")
             try await prefetch.close()
             await reading.value
-            let error = outcome.withLock { $0 ?? nil }
+            let error = outcome.current ?? nil
             #expect(error?.code == .cancelled, "\(String(describing: error))")
             try await CacheHarness.settle(cache)
             #expect(cache.status(of: prefetch.spec.cacheKey) == .partial(bytes: 10_000))
@@ -406,7 +406,7 @@ struct CacheDataSourceTests {
             }()
             // The request reached the server and hangs there: cancel it.
             let server = harness.server
-            let waiting = await waitOnThread { server.bill().paths["/stall.bin"]?.inFlightRequests ?? 0 > 0 }
+            let waiting = await server.waitForBill { $0.paths["/stall.bin"]?.inFlightRequests ?? 0 > 0 } != nil
             #expect(waiting)
             cancellation.cancel()
             let error = await outcome
@@ -443,12 +443,12 @@ struct CacheDataSourceTests {
             var bytes = [UInt8](try Data(contentsOf: file))
             bytes[5] ^= 0xFF
             try Data(bytes).write(to: file)
-            let report = try await BlockingWork.run { cache.verify(repair: false) }
+            let report = try await BlockingPool.shared.run { cache.verify(repair: false) }
             #expect(report.checked == 2 && report.bad.count == 1 && !report.isClean)
             #expect(report.bad.first?.reason == "checksum mismatch")
-            let repaired = try await BlockingWork.run { cache.verify(repair: true) }
+            let repaired = try await BlockingPool.shared.run { cache.verify(repair: true) }
             #expect(repaired.removed == 1 && cache.entries.count == 1)
-            #expect(try await BlockingWork.run { cache.verify(repair: false) }.isClean)
+            #expect(try await BlockingPool.shared.run { cache.verify(repair: false) }.isClean)
             try await CacheHarness.close(cache)
         }
     }

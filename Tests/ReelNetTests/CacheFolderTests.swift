@@ -27,7 +27,7 @@ struct CacheFolderTests {
     }
 
     static func open(_ directory: URL, warnings: WarningLog) async throws -> Cache {
-        try await BlockingWork.run { Cache.open(directory: directory, maxBytes: 1 << 20, warn: { warnings.add($0) }) }
+        try await BlockingPool.shared.run { Cache.open(directory: directory, maxBytes: 1 << 20, warn: { warnings.add($0) }) }
     }
 
     @Test func aFolderHoldingOtherFilesIsRefusedAndNothingInItChanges() async throws {
@@ -133,9 +133,9 @@ struct CacheFolderTests {
             for path in foreign { try Self.write(path, to: folder, path) }
             // A leftover of Reel's own: removed when the cache next opens.
             try Self.write("partial", to: folder, "tmp/0123456789abcdef.7.tmp")
-            let verified = try await BlockingWork.run { cache.verify(repair: true) }
+            let verified = try await BlockingPool.shared.run { cache.verify(repair: true) }
             #expect(verified.orphanFiles == 0 && verified.removed == 0)
-            try await BlockingWork.run { cache.clear() }
+            try await BlockingPool.shared.run { cache.clear() }
             try await CacheHarness.close(cache)
             let reopened = try await harness.openCache()
             try await CacheHarness.close(reopened)
@@ -155,7 +155,7 @@ struct CacheFolderTests {
             let cache = try await harness.openCache(maxBytes: cap, warnings: warnings)
             let tmp = harness.cacheDirectory.appendingPathComponent("tmp")
             // Read the big resource in steps and look at tmp/ between them: never past the cap.
-            let largest = try await BlockingWork.run { () -> Int64 in
+            let largest = try await BlockingPool.shared.run { () -> Int64 in
                 let source = harness.factory(cache).makeDataSource(cancellation: Cancellation())
                 defer { source.close() }
                 _ = try source.open(DataSpec(url: harness.url("big.bin"), kind: .segment))

@@ -39,7 +39,7 @@ struct CacheHarness {
         // These tests count requests: only a real stall may trip the watchdog.
         options.lowSpeedTimeMs = PatientNetwork.lowSpeedTimeMs
         let engine = TransferEngine(options: options)
-        defer { Thread.detachNewThread { engine.shutdown() } }
+        defer { BlockingPool.shared.start { engine.shutdown() } }
         let configuration = CDNServerConfiguration(root: root, profile: profile, requestLog: { requests.record($0) })
         return try await withServer(configuration) { server in
             try await body(CacheHarness(root: root, cacheDirectory: cacheDirectory, engine: engine, server: server,
@@ -54,7 +54,7 @@ struct CacheHarness {
     /// Opens the cache on a dedicated thread.
     func openCache(maxBytes: Int64 = 64 << 20, warnings: WarningLog = WarningLog()) async throws -> Cache {
         let directory = cacheDirectory
-        return try await BlockingWork.run { Cache.open(directory: directory, maxBytes: maxBytes, warn: { warnings.add($0) }) }
+        return try await BlockingPool.shared.run { Cache.open(directory: directory, maxBytes: maxBytes, warn: { warnings.add($0) }) }
     }
 
     func factory(_ cache: Cache, origin: CacheOrigin = .playback,
@@ -65,7 +65,7 @@ struct CacheHarness {
     /// Reads `spec` whole through a new source of `factory` on a dedicated thread.
     static func read(_ factory: any DataSourceFactory, _ spec: DataSpec, upTo limit: Int = .max,
                      cancellation: Cancellation = Cancellation()) async throws -> ([UInt8], TransferMetrics) {
-        try await BlockingWork.run {
+        try await BlockingPool.shared.run {
             let source = factory.makeDataSource(cancellation: cancellation)
             defer { source.close() }
             _ = try source.open(spec)
@@ -84,11 +84,11 @@ struct CacheHarness {
 
     /// Blocks (on a dedicated thread) until pending seals and index writes are done.
     static func settle(_ cache: Cache) async throws {
-        try await BlockingWork.run { cache.waitForPendingWrites() }
+        try await BlockingPool.shared.run { cache.waitForPendingWrites() }
     }
 
     static func close(_ cache: Cache) async throws {
-        try await BlockingWork.run { cache.close() }
+        try await BlockingPool.shared.run { cache.close() }
     }
 
     /// Requests the server has logged for `path` ("/a.bin") so far.
@@ -99,9 +99,10 @@ struct CacheHarness {
     /// Requests for `path` once the server has logged every one it has started: the simulator
     /// logs a request when it sees it end, which can be after the client holds all of it.
     func finishedRequests(for path: String) async -> [RequestLogEntry] {
-        let (server, recorder) = (server, requests)
-        _ = await waitOnThread {
-            recorder.entries.count { $0.path == path } >= server.bill().paths[path]?.requests ?? 0
+        // The recorder grows last (after the bill counts the request), so its signal is enough.
+        let server = server
+        _ = await requests.list.wait { entries in
+            entries.count { $0.path == path } >= server.bill().paths[path]?.requests ?? 0
         }
         return requests(for: path)
     }
@@ -109,9 +110,9 @@ struct CacheHarness {
 
 /// Every request the simulator finished, in order.
 final class RequestRecorder: Sendable {
-    private let list = Locked<[RequestLogEntry]>([])
-    func record(_ entry: RequestLogEntry) { list.withLock { $0.append(entry) } }
-    var entries: [RequestLogEntry] { list.withLock { $0 } }
+    let list = Watched<[RequestLogEntry]>([])
+    func record(_ entry: RequestLogEntry) { list.update { $0.append(entry) } }
+    var entries: [RequestLogEntry] { list.current }
 }
 
 /// Warnings a cache printed.
@@ -123,9 +124,9 @@ final class WarningLog: Sendable {
 
 /// Cache events an observer saw.
 final class EventLog: Sendable {
-    private let list = Locked<[CacheEvent]>([])
-    func add(_ event: CacheEvent) { list.withLock { $0.append(event) } }
-    var events: [CacheEvent] { list.withLock { $0 } }
+    let list = Watched<[CacheEvent]>([])
+    func add(_ event: CacheEvent) { list.update { $0.append(event) } }
+    var events: [CacheEvent] { list.current }
 
     var evictedKeys: [String] {
         events.compactMap { if case .evicted(let key, _, _, _, .capacity) = $0 { key } else { nil } }
@@ -150,7 +151,7 @@ func folderBytes(_ directory: URL) -> Int64 {
     return total
 }
 
-/// A data source handed from one awaited `BlockingWork` call to the next.
+/// A data source handed from one awaited `BlockingPool` job to the next.
 // @unchecked Sendable: the calls run one after another (each awaited), so one thread at a time
 // uses the source, as `DataSource` requires.
 final class SourceBox: @unchecked Sendable {

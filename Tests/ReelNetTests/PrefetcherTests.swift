@@ -24,7 +24,7 @@ struct PrefetcherTests {
     /// Waits until the cache's transfer of `path` has received `bytes` from the network.
     static func waitForBytes(_ harness: CacheHarness, _ cache: Cache, _ path: String, _ bytes: Int64) async -> Bool {
         let key = harness.url(path).absoluteString
-        return await waitOnThread { cache.bytesInFlight(of: key) == bytes }
+        return await cache.progress.wait { cache.bytesInFlight(of: key) == bytes }
     }
 
     @Test func requestsStartByCategoryThenRankThenArrival() async throws {
@@ -110,7 +110,7 @@ struct PrefetcherTests {
             await prefetcher.cancel(id)
             #expect(await log.wait(for: "cancelled", of: id))
             let toEvent = ContinuousClock.now - cancelledAt
-            #expect(await waitOnThread { server.bill().paths["/s01/seg_000.ts"]?.inFlightRequests == 0 })
+            #expect(await server.waitForBill { $0.paths["/s01/seg_000.ts"]?.inFlightRequests == 0 } != nil)
             let toServer = ContinuousClock.now - cancelledAt
             let sent = server.bill().paths["/s01/seg_000.ts"]?.bodyBytes ?? 0
             #expect(sent < segment, "the whole segment was sent: the cancel did not stop the transfer")
@@ -176,14 +176,14 @@ struct PrefetcherTests {
             let spec = DataSpec(url: harness.url("s01/seg_000.ts"), kind: .segment)
             // A player opens the first segment and reads its start; the transfer is in flight.
             let player = SourceBox(harness.factory(cache).makeDataSource(cancellation: Cancellation()))
-            let head = try await BlockingWork.run { () -> [UInt8] in
+            let head = try await BlockingPool.shared.run { () -> [UInt8] in
                 _ = try player.source.open(spec)
                 return try player.source.read(upTo: 8_000)
             }
             #expect(cache.status(of: spec.cacheKey) == .inFlight(origin: .playback))
             let id = await prefetcher.enqueue(PrefetchRequest(videoURL: harness.url("s01/index.m3u8"), segments: 1))
             #expect(await log.wait(for: "done", of: id))
-            let rest = try await BlockingWork.run { () -> [UInt8] in
+            let rest = try await BlockingPool.shared.run { () -> [UInt8] in
                 defer { player.source.close() }
                 return try player.source.read(upTo: .max)
             }
@@ -203,7 +203,7 @@ struct PrefetcherTests {
             let (prefetcher, log) = PrefetchFixture.prefetcher(harness, cache)
             let id = await prefetcher.enqueue(PrefetchRequest(videoURL: harness.url("s01/index.m3u8"), segments: 1))
             let server = harness.server
-            #expect(await waitOnThread { server.bill().paths["/s01/seg_000.ts"]?.bodyBytes ?? 0 > 0 })
+            #expect(await server.waitForBill { $0.paths["/s01/seg_000.ts"]?.bodyBytes ?? 0 > 0 } != nil)
             let spec = DataSpec(url: harness.url("s01/seg_000.ts"), kind: .segment)
             let (played, _) = try await CacheHarness.read(harness.factory(cache), spec)
             #expect(played == files["s01/seg_000.ts"])
@@ -256,7 +256,7 @@ struct PrefetcherTests {
             #expect(await log.wait(for: "suspended", of: ids[1]))
             #expect(await prefetcher.activeCount == 0)
             #expect(await prefetcher.queuedCount == 3)
-            #expect(await waitOnThread { server.bill().paths.values.allSatisfy { $0.inFlightRequests == 0 } })
+            #expect(await server.waitForBill { $0.paths.values.allSatisfy { $0.inFlightRequests == 0 } } != nil)
             let pausedBill = server.bill()
             let started = await log.named("started").count
             // Another request while starving waits too.

@@ -12,7 +12,7 @@ struct TransferEngineTests {
     /// folder afterwards, on every path. The bytes are made and written on a thread of their own.
     static func withBlob<T>(size: Int = 300_000, profile: NetworkProfile = .unlimited, requests: RequestRecorder? = nil,
                             _ body: (CDNServer, [UInt8]) async throws -> T) async throws -> T {
-        let (root, bytes) = try await BlockingWork.run { () -> (URL, [UInt8]) in
+        let (root, bytes) = try await BlockingPool.shared.run { () -> (URL, [UInt8]) in
             let root = try makeScratchFolder("reel-net")
             var generator = SystemRandomNumberGenerator()
             let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -39,7 +39,7 @@ struct TransferEngineTests {
     /// Reads a spec to the end on a dedicated thread; `received` follows the bytes read so far.
     static func fetch(_ engine: TransferEngine, _ spec: DataSpec, cancellation: Cancellation = Cancellation(),
                       received: ReadProgress? = nil) async throws -> ([UInt8], TransferMetrics) {
-        try await BlockingWork.run {
+        try await BlockingPool.shared.run {
             let source = NetworkDataSource(engine: engine, cancellation: cancellation)
             defer { source.close() }
             _ = try source.open(spec)
@@ -57,7 +57,7 @@ struct TransferEngineTests {
 
     func withEngine<T>(_ options: NetworkOptions = options(), _ body: (TransferEngine) async throws -> T) async throws -> T {
         let engine = TransferEngine(options: options)
-        defer { Thread.detachNewThread { engine.shutdown() } }
+        defer { BlockingPool.shared.start { engine.shutdown() } }
         return try await body(engine)
     }
 
@@ -109,8 +109,8 @@ struct TransferEngineTests {
             let engine = TransferEngine(options: Self.options())
             _ = try await Self.fetch(engine, DataSpec(url: server.url(for: "blob.bin"), kind: .segment))
             #expect(server.bill().openConnections == 1, "the connection stays pooled while the engine runs")
-            try await BlockingWork.run { engine.shutdown() }
-            #expect(await waitOnThread(limit: .seconds(10)) { server.bill().openConnections == 0 },
+            try await BlockingPool.shared.run { engine.shutdown() }
+            #expect(await server.waitForBill(limit: .seconds(10)) { $0.openConnections == 0 } != nil,
                     "\(server.bill().openConnections) connections still open after shutdown")
             withExtendedLifetime(engine) {}
         }
@@ -182,7 +182,7 @@ struct TransferEngineTests {
                 #expect(metrics.attempts == 2, "first byte of the last attempt after \(metrics.firstByteMs) ms; \(requests.entries)")
                 print("stall test: resumed attempt's first byte after \(metrics.firstByteMs) ms")
                 // The server logs the stalled request when the engine drops its connection.
-                #expect(await waitOnThread { requests.entries.count >= 2 })
+                #expect(await requests.list.wait { $0.count >= 2 })
                 let entries = requests.entries
                 #expect(entries.contains { $0.outcome == .stalled && $0.bodyBytes == 50_000 }, "\(entries)")
                 #expect(entries.contains { $0.outcome == .complete && $0.range == "bytes=50000-" && $0.bodyBytes == 250_000 },
@@ -222,7 +222,7 @@ struct TransferEngineTests {
         try await Self.withBlob(size: 400_000, profile: profile) { server, bytes in
             try await withEngine { engine in
                 let cancellation = Cancellation()
-                let firstChunk = try await BlockingWork.run { () -> [UInt8] in
+                let firstChunk = try await BlockingPool.shared.run { () -> [UInt8] in
                     let source = NetworkDataSource(engine: engine, cancellation: cancellation)
                     defer { source.close() }
                     _ = try source.open(DataSpec(url: server.url(for: "blob.bin"), kind: .segment))
@@ -255,7 +255,7 @@ struct TransferEngineTests {
                     } catch let error as ReelError { return .failure(error) }
                     catch { return .failure(ReelError(.internalFailure, "\(error)")) }
                 }()
-                #expect(await waitOnThread { received.bytes == 50_000 })
+                #expect(await received.count.wait { $0 == 50_000 })
                 cancellation.cancel()
                 guard case .failure(let error) = await outcome else {
                     Issue.record("a cancelled fetch must not complete")
@@ -263,7 +263,7 @@ struct TransferEngineTests {
                 }
                 #expect(error.code == .cancelled, "\(error)")
                 // Only the engine dropping the connection ends the stalled request on the server.
-                #expect(await waitOnThread { !requests.entries.isEmpty }, "the stalled transfer was not stopped")
+                #expect(await requests.list.wait { !$0.isEmpty }, "the stalled transfer was not stopped")
                 #expect(requests.entries.first?.outcome == .stalled)
                 #expect(server.bill().bodyBytes == 50_000)
             }
@@ -273,9 +273,9 @@ struct TransferEngineTests {
 
 /// How many bytes a reader on another thread has read so far.
 final class ReadProgress: Sendable {
-    private let count = Locked(0)
+    let count = Watched(0)
     var bytes: Int {
-        get { count.withLock { $0 } }
-        set { count.withLock { $0 = newValue } }
+        get { count.current }
+        set { count.update { $0 = newValue } }
     }
 }

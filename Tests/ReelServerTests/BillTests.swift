@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 import ReelServer
 import Testing
 
@@ -157,7 +158,7 @@ struct BillTests {
             _ = try await fetch(server, "/hls/seg3.ts")
             let path = directory.parent.appendingPathComponent("bill.json").path
             try await server.bill().writeJSON(toFile: path)
-            let data = try await onThreadThrowing { try Data(contentsOf: URL(fileURLWithPath: path)) }
+            let data = try await BlockingPool.shared.run { try Data(contentsOf: URL(fileURLWithPath: path)) }
             #expect(try JSONDecoder().decode(CDNBill.self, from: data).bodyBytes == 50_000)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 import ReelServer
 import Testing
 
@@ -18,7 +19,7 @@ struct FaultTests {
     /// the stall: a correct server never sends more, so a slow machine cannot make this flaky.
     private static func see(_ server: CDNServer, _ target: String, stallAt: Int? = nil) async throws -> Seen {
         let port = server.port
-        return try await onThreadThrowing { try seeBlocking(port: port, target, stallAt: stallAt) }
+        return try await BlockingPool.shared.run { try seeBlocking(port: port, target, stallAt: stallAt) }
     }
 
     /// `see` on the calling thread, so a test can run a whole sequence of requests on one thread.
@@ -60,7 +61,7 @@ struct FaultTests {
             return try await withThrowingTaskGroup(of: (String, [Seen]).self) { group in
                 for path in paths {
                     group.addTask {
-                        let seen = try await onThreadThrowing { () throws -> [Seen] in
+                        let seen = try await BlockingPool.shared.run { () throws -> [Seen] in
                             try (0..<8).map { index in
                                 var stallAt: Int?
                                 if case .stall(let after)? = planned(path, index, rates) { stallAt = after }

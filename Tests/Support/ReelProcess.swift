@@ -1,84 +1,73 @@
 import Foundation
+import ReelCore
 
-/// Runs the built `reel` tool as a user would and captures what it prints.
-public struct ReelProcess {
+/// Runs a program as a user would and captures what it prints: the one way tests start child
+/// processes (`reel`, a shell, Chromium, ffmpeg). The process is waited for on a `BlockingPool`
+/// thread, so the awaiting test leaves the cooperative pool free (on two cores, a test blocked
+/// waiting starves every other test's tasks), and holds one of `ProcessSlots.shared` while it runs
+/// (waiting first when all are taken).
+public enum ChildProcess {
     public struct Result: Sendable {
         public var status: Int32
         public var stdout: String
         public var stderr: String
+        /// Both streams, stdout first.
+        public var output: String { stdout + stderr }
     }
 
-    /// Runs `reel` with `arguments` and returns what it printed; `timeout` kills it (a hang fails
-    /// the test instead of CI). The process is waited for on a thread of its own, so the awaiting
-    /// test leaves the cooperative pool free (on two cores, a test blocked waiting starves every
-    /// other test's tasks). Unless `environment` says otherwise, `XDG_CACHE_HOME` points at a
-    /// fresh folder removed afterwards, so no test writes into the user's real cache (tests that
-    /// keep a cache across runs pass `--cache DIR`).
-    /// Holds one of `ProcessSlots.shared` while the process runs (waiting first when all are taken).
-    public static func run(_ arguments: [String], timeout: Duration = .seconds(120),
-                           environment: [String: String] = [:]) async throws -> Result {
-        let process = try await start(arguments, environment: environment)
-        let killer = DispatchWorkItem { if process.process.isRunning { process.process.terminate() } }
+    /// Runs `executable` with `arguments` to its end; `timeout` kills it (a hang fails the test
+    /// instead of CI). `environment` is added to this process's own.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                           directory: URL? = nil, scratch: URL? = nil, timeout: Duration = .seconds(120)) async throws -> Result {
+        let running = try await start(executable, arguments, environment: environment, directory: directory, scratch: scratch)
+        let killer = DispatchWorkItem { if running.process.isRunning { running.process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.components.seconds * 1000)), execute: killer)
-        let result = await process.finish()
+        let result = await running.finish()
         killer.cancel()
         return result
     }
 
-    /// Starts `reel` with `arguments` without waiting for it (to signal it, or watch what it does),
-    /// once a slot of `ProcessSlots.shared` is free; `finish()` gives the slot back.
-    public static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> Running {
+    /// Starts `executable` without waiting for it (to signal it, or watch what it does), once a
+    /// slot of `ProcessSlots.shared` is free; `finish()` gives the slot back.
+    public static func start(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                             directory: URL? = nil, scratch: URL? = nil) async throws -> Running {
         await ProcessSlots.shared.acquire()
         do {
-            return try launch(arguments, environment: environment)
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            if let directory { process.currentDirectoryURL = directory }
+            process.standardInput = FileHandle.nullDevice
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            let outData = ReadAll(out.fileHandleForReading)
+            let errData = ReadAll(err.fileHandleForReading)
+            try process.run()
+            return Running(process: process, out: outData, err: errData, scratch: scratch)
         } catch {
             await ProcessSlots.shared.release()
             throw error
         }
     }
 
-    private static func launch(_ arguments: [String], environment: [String: String]) throws -> Running {
-        let process = Process()
-        process.executableURL = PackagePaths.reelBinary
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        var scratch: URL?
-        if environment["XDG_CACHE_HOME"] == nil {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-xdg-\(UUID().uuidString)")
-            env["XDG_CACHE_HOME"] = folder.path
-            scratch = folder
-        }
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let outData = ReadAll(out.fileHandleForReading)
-        let errData = ReadAll(err.fileHandleForReading)
-        try process.run()
-        return Running(process: process, out: outData, err: errData, scratch: scratch)
-    }
-
-    /// A `reel` process started by `start`.
+    /// A process started by `start`.
     // @unchecked Sendable: `process` is only asked to wait, terminate, or for its state and pid,
     // which Foundation's `Process` guards itself; the pipes' readers hand over through semaphores.
     public struct Running: @unchecked Sendable {
         public let process: Process
         let out: ReadAll
         let err: ReadAll
+        /// A folder made for this process alone, removed when it ends.
         let scratch: URL?
 
         /// The process id (to send it a signal).
         public var pid: Int32 { process.processIdentifier }
 
-        /// Waits, on a thread of its own, for the process to end; returns what it printed and gives
-        /// its slot back. Call it once.
+        /// Waits for the process to end; returns what it printed and gives its slot back. Call it once.
         public func finish() async -> Result {
-            let result = await withCheckedContinuation { continuation in
-                let thread = Thread { continuation.resume(returning: wait()) }
-                thread.name = "reel-process"
-                thread.start()
-            }
+            let result = await BlockingPool.shared.runToEnd { wait() }
             await ProcessSlots.shared.release()
             return result
         }
@@ -92,17 +81,44 @@ public struct ReelProcess {
     }
 }
 
-/// Drains a pipe on a thread of its own so a chatty child never blocks on a full pipe.
-final class ReadAll: @unchecked Sendable {  // `data` is written by the reader thread before `done` signals
+/// Runs the built `reel` tool. Unless `environment` says otherwise, `XDG_CACHE_HOME` points at a
+/// fresh folder removed afterwards, so no test writes into the user's real cache (tests that keep
+/// a cache across runs pass `--cache DIR`).
+public enum ReelProcess {
+    public typealias Result = ChildProcess.Result
+    public typealias Running = ChildProcess.Running
+
+    public static func run(_ arguments: [String], timeout: Duration = .seconds(120),
+                           environment: [String: String] = [:]) async throws -> Result {
+        let (environment, scratch) = isolated(environment)
+        return try await ChildProcess.run(PackagePaths.reelBinary, arguments, environment: environment, scratch: scratch,
+                                          timeout: timeout)
+    }
+
+    public static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> Running {
+        let (environment, scratch) = isolated(environment)
+        return try await ChildProcess.start(PackagePaths.reelBinary, arguments, environment: environment, scratch: scratch)
+    }
+
+    /// `environment` with `XDG_CACHE_HOME` set to a new scratch folder unless it sets one.
+    private static func isolated(_ environment: [String: String]) -> ([String: String], URL?) {
+        guard environment["XDG_CACHE_HOME"] == nil else { return (environment, nil) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-xdg-\(UUID().uuidString)")
+        return (environment.merging(["XDG_CACHE_HOME": folder.path]) { $1 }, folder)
+    }
+}
+
+/// Drains a pipe on a pool thread so a chatty child never blocks on a full pipe.
+// @unchecked Sendable: `data` is written by the reading job before `done` signals, read after it.
+final class ReadAll: @unchecked Sendable {
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
-        let thread = Thread { [self] in
+        BlockingPool.shared.start { [self] in
             data = handle.readDataToEndOfFile()
             done.signal()
         }
-        thread.start()
     }
 
     func wait() -> String {

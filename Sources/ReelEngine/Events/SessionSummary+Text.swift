@@ -57,7 +57,7 @@ extension SessionSummary {
     }
 
     /// Bytes in decimal units for people.
-    static func bytesText(_ value: Double) -> String {
+    public static func bytesText(_ value: Double) -> String {
         let units = ["B", "KB", "MB", "GB"]
         var amount = value, unit = 0
         while amount >= 1000 && unit < units.count - 1 {

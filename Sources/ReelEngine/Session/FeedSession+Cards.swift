@@ -125,7 +125,7 @@ extension FeedSession {
         }
         tasks.append(Task {
             do {
-                _ = try await BlockingWork.run(name: "reel.session.thumbnail") {
+                _ = try await BlockingPool.shared.run {
                     try factory.fetch(DataSpec(url: url, kind: .image), limit: 16 << 20)
                 }
             } catch {

@@ -144,7 +144,7 @@ final class SessionPrefetch: Sendable {
         await prefetcher.shutdown()
         await forwarding?.value
         // The ledger counts bytes once the cache sealed them.
-        if let cache { _ = try? await BlockingWork.run(name: "reel.prefetch.seal") { cache.waitForPendingWrites() } }
+        if let cache { _ = try? await BlockingPool.shared.run { cache.waitForPendingWrites() } }
         let ledger = await prefetcher.ledger()
         return Ledger(fetchedBytes: ledger.fetchedBytes, usedBytes: ledger.usedBytes, wastedBytes: ledger.wastedBytes)
     }

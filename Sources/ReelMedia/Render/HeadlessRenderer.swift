@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// A decoded video frame as the renderer sees it: no pixels, only timing.
 public struct RenderedFrame: Sendable {
@@ -44,9 +45,7 @@ public final class HeadlessRenderer: @unchecked Sendable {
         self.capacity = max(1, capacity)
         self.interval = interval
         if mode == .realTime {
-            let thread = Thread { [self] in self.renderLoop() }
-            thread.name = "reel.renderer"
-            thread.start()
+            DedicatedThread.start(name: "reel.renderer") { [self] in self.renderLoop() }
         }
     }
 

@@ -28,6 +28,8 @@ public final class Cache: Sendable {
     private let lockDescriptor: Int32
     private let warn: @Sendable (String) -> Void
     private let commits = DispatchQueue(label: "reel.cache.commit")
+    /// Fires whenever a transfer into the cache receives bytes (see `bytesInFlight(of:)`).
+    public let progress = ChangeSignal()
 
     struct State: Sendable {
         var index = CacheIndex()

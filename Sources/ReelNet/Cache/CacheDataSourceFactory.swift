@@ -42,7 +42,7 @@ public struct CacheDataSourceFactory: DataSourceFactory {
 
     /// `fetchResource` for async callers: runs on a thread of its own, never on the cooperative pool.
     public func fetchResource(_ url: URL, kind: ResourceKind = .image, limit: Int = 16 << 20) async throws -> FetchedResource {
-        try await BlockingWork.run(name: "reel.cache.fetch") {
+        try await BlockingPool.shared.run {
             try fetchResource(DataSpec(url: url, kind: kind), limit: limit)
         }
     }

@@ -275,6 +275,7 @@ final class InFlightTransfer: @unchecked Sendable {
             }
             condition.broadcast()
         }
+        cache.progress.changed()
         return .bytes(count, pulled: true)
     }
 

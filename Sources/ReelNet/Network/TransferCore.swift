@@ -42,10 +42,7 @@ final class TransferCore: @unchecked Sendable {
         _ = reel_shim_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, options.maxConnectionsPerHost)
         _ = reel_shim_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(16, options.maxConnectionsPerHost * 4))
         // The closure holds the core strongly: it lives until its thread returns from `run`.
-        let thread = Thread { self.run() }
-        thread.name = "reel.transfer"
-        thread.stackSize = 1 << 20
-        thread.start()
+        DedicatedThread.start(name: "reel.transfer", stackSize: 1 << 20) { self.run() }
     }
 
     /// Starts a GET for `spec`; its bytes arrive in the returned stream.

@@ -1,7 +1,7 @@
 import Foundation
 import ReelCore
 
-/// One run of one request, blocking, on a dedicated thread: plan the video with playback's own
+/// One run of one request, blocking, on a `BlockingPool` thread: plan the video with playback's own
 /// variant selection (`PrefetchPlan`, the manifests read through the cache), then read each item
 /// through the cache-backed source tagged `prefetch`, skipping what is cached whole or being
 /// fetched by playback, and following another prefetch's transfer of the same key: no URL is

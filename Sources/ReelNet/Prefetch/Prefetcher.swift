@@ -226,7 +226,10 @@ public actor Prefetcher {
                               sharesOfflineReachability: offline)
         emit(id, entry.request, .started(run: entry.runs))
         let task = Task { [weak self] in
-            let result = await Self.runOnThread(job)
+            // The job's reads block: on a pool thread, never the cooperative pool. A job is
+            // cancelled through its own `Cancellation` (`.stop`), so the pool's never fires.
+            let result = (try? await BlockingPool.shared.run { job.run() })
+                ?? PrefetchJob.Result(end: .stopped)
             await self?.jobEnded(id, result)
         }
         jobs[id] = Job(cancellation: cancellation, task: task)
@@ -310,14 +313,5 @@ public actor Prefetcher {
     private func jobFactory(offline: Bool) -> CacheDataSourceFactory {
         let reachability = offline ? factory.reachability : NetworkReachability()
         return CacheDataSourceFactory(cache: factory.cache, upstream: factory.upstream, origin: .prefetch, reachability: reachability)
-    }
-
-    /// Runs `job` on a thread of its own (the reads block), never on the cooperative pool.
-    private static func runOnThread(_ job: PrefetchJob) async -> PrefetchJob.Result {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: job.run()) }
-            thread.name = "reel.prefetch"
-            thread.start()
-        }
     }
 }

@@ -52,7 +52,7 @@ final class RawConnection: Sendable {
 
     /// Connects to 127.0.0.1:`port`. The C functions underneath are `socket` and `connect`.
     static func open(port: Int) async throws -> RawConnection {
-        try await onThreadThrowing { try openBlocking(port: port) }
+        try await BlockingPool.shared.run { try openBlocking(port: port) }
     }
 
     /// `open(port:)` on the calling thread, for a sequence of requests run on one thread.
@@ -82,7 +82,7 @@ final class RawConnection: Sendable {
     func request(_ target: String, method: String = "GET", headers: [String: String] = [:],
                  idleTimeout: Duration = .seconds(10), stopAfterBodyBytes: Int? = nil,
                  thenShutdownWrite: Bool = false) async -> RawResponse {
-        await onThread {
+        await BlockingPool.shared.runToEnd {
             let response = self.requestBlocking(target, method: method, headers: headers, idleTimeout: idleTimeout,
                                                 stopAfterBodyBytes: stopAfterBodyBytes)
             if thenShutdownWrite { self.shutdownWrite() }
@@ -102,13 +102,13 @@ final class RawConnection: Sendable {
 
     /// Sends raw bytes (several requests at once, for pipelining).
     func send(_ text: String) async -> Bool {
-        await onThread { self.sendBlocking(text) }
+        await BlockingPool.shared.runToEnd { self.sendBlocking(text) }
     }
 
     /// Reads one response to a request already sent.
     func readResponse(method: String = "GET", idleTimeout: Duration = .seconds(10),
                       stopAfterBodyBytes: Int? = nil) async -> RawResponse {
-        await onThread {
+        await BlockingPool.shared.runToEnd {
             self.readResponseBlocking(method: method, idleTimeout: idleTimeout,
                                       stopAfterBodyBytes: stopAfterBodyBytes, start: .now)
         }
@@ -116,7 +116,7 @@ final class RawConnection: Sendable {
 
     /// Reads everything until the server closes, resets or goes quiet.
     func readToEnd(idleTimeout: Duration = .seconds(10)) async -> (bytes: [UInt8], outcome: ReadOutcome) {
-        await onThread { self.readToEndBlocking(idleTimeout: idleTimeout) }
+        await BlockingPool.shared.runToEnd { self.readToEndBlocking(idleTimeout: idleTimeout) }
     }
 
     /// `readToEnd` on the calling thread, for a sequence of requests run on one thread.
@@ -245,23 +245,6 @@ final class RawConnection: Sendable {
             return index
         }
         return nil
-    }
-}
-
-/// Runs blocking work on a new thread and resumes the caller when it is done, so blocking
-/// socket and file calls never occupy the cooperative pool.
-func onThreadThrowing<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
-        thread.start()
-    }
-}
-
-/// Same, for work that cannot throw.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        let thread = Thread { continuation.resume(returning: body()) }
-        thread.start()
     }
 }
 

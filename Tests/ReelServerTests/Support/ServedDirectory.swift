@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// A temporary directory tree to serve, made fresh for each test: media files of known bytes,
 /// one file per content type, a secret file just outside the root, and symlinks in and out.
@@ -65,7 +66,7 @@ struct ServedDirectory: Sendable {
 
     /// Makes the tree on a dedicated thread.
     static func make() async throws -> ServedDirectory {
-        try await onThreadThrowing {
+        try await BlockingPool.shared.run {
             let manager = FileManager.default
             let parent = manager.temporaryDirectory.appendingPathComponent("reel-cdn-\(UUID().uuidString)")
             let directory = ServedDirectory(parent: parent)
@@ -90,6 +91,6 @@ struct ServedDirectory: Sendable {
     /// Removes the tree on a dedicated thread.
     func remove() async {
         let parent = parent
-        _ = try? await onThreadThrowing { try FileManager.default.removeItem(at: parent) }
+        _ = try? await BlockingPool.shared.run { try FileManager.default.removeItem(at: parent) }
     }
 }

@@ -12,10 +12,7 @@ public final class DedicatedThreadExecutor: SerialExecutor, @unchecked Sendable 
 
     public init(name: String) {
         self.name = name
-        let thread = Thread { [self] in self.runLoop() }
-        thread.name = name
-        thread.stackSize = 4 << 20
-        thread.start()
+        DedicatedThread.start(name: name, stackSize: 4 << 20) { [self] in self.runLoop() }
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {

@@ -1,3 +1,4 @@
+import ReelEngine
 import ReelMedia
 import ReelServer
 

@@ -1,4 +1,3 @@
-import ReelCore
 
 /// A thread-safe cancel signal shared by a playback or prefetch job and every data source it
 /// opens. Blocking readers register a handler so a cancel wakes them at once.

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelEngine
 import ReelNet
 
 /// Writes what a feed run (or a comparison) leaves behind: the events as JSON lines (the second
@@ -9,7 +10,7 @@ public enum FeedRunFiles {
     /// of its own; returns the paths written, in order.
     public static func write(_ runs: [FeedRunResult], events: String?, report: String?,
                              summary: (path: String, json: JSONValue)? = nil) async throws -> [String] {
-        try await BlockingWork.run(name: "reel.feed.files") {
+        try await BlockingPool.shared.run {
             var written: [String] = []
             if let summary {
                 do {

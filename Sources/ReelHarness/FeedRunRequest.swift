@@ -1,4 +1,5 @@
 import ReelCore
+import ReelEngine
 
 /// What `FeedRun` runs: the catalog, the scroll trace, where the streams come from and the screen.
 public struct FeedRunRequest: Sendable {

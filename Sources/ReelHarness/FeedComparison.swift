@@ -1,6 +1,7 @@
 import Foundation
 import OrderedCollections
 import ReelCore
+import ReelEngine
 
 /// The same trace run twice (`--compare key=value`): `a` with the configuration as given, `b`
 /// with one key overridden, each with a fresh cache; printed side by side with `b / a` ratios.

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelEngine
 import ReelServer
 
 /// The lines `reel feed run` and `reel demo` print above the summary table.

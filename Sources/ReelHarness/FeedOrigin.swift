@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelEngine
 import ReelServer
 
 /// Where a feed run's streams and images come from.

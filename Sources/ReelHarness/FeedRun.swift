@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelEngine
 import ReelMedia
 import ReelNet
 import ReelServer
@@ -35,7 +36,7 @@ public enum FeedRun {
             }
             if config.cache.enabled {
                 let maxBytes = Int64(config.cache.maxBytes)
-                cache = try await BlockingWork.run(name: "reel.cache.open") {
+                cache = try await BlockingPool.shared.run {
                     try Cache.openOrThrow(directory: folder, maxBytes: maxBytes)
                 }
             }
@@ -75,7 +76,7 @@ public enum FeedRun {
             throw ReelError(.invalidCatalog, "the catalog's first video URL '\(first.url)' is not a URL")
         }
         do {
-            _ = try await BlockingWork.run(name: "reel.feed.preflight") {
+            _ = try await BlockingPool.shared.run {
                 try network.fetch(DataSpec(url: url, kind: .playlist), limit: 32 << 20)
             }
         } catch let error as ReelError {
@@ -86,7 +87,7 @@ public enum FeedRun {
     /// Stops the transfer engine and closes the cache (both block, so on threads of their own),
     /// then deletes the cache folder.
     private static func shutDown(engine: TransferEngine, cache: Cache?, folder: URL) async {
-        _ = try? await BlockingWork.run(name: "reel.feed.shutdown") {
+        _ = try? await BlockingPool.shared.run {
             cache?.close()
             engine.shutdown()
             try? FileManager.default.removeItem(at: folder)
@@ -97,12 +98,6 @@ public enum FeedRun {
     /// the simulator notices within milliseconds), so bytes of the last transfers are in it. The
     /// limit only guards against a simulator that never notices, even on a loaded machine.
     private static func quietBill(_ server: CDNServer) async -> CDNBill {
-        let deadline = ContinuousClock.now + .seconds(10)
-        var bill = server.bill()
-        while bill.openConnections > 0 && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-            bill = server.bill()
-        }
-        return bill
+        await server.waitForBill(limit: .seconds(10)) { $0.openConnections == 0 } ?? server.bill()
     }
 }

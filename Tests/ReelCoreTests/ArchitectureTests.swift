@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// The module ladder and the one way to start threads, read off the sources: a wrong import or a
+/// raw thread fails here, whatever SwiftPM lets through (it allows importing any module it built).
+@Suite("Architecture")
+struct ArchitectureTests {
+    /// The project's modules each module may import (the ladder
+    /// reel -> ReelHarness -> ReelEngine -> ReelMedia -> ReelNet -> ReelCore, ReelServer apart),
+    /// and the C and server modules that belong to one layer only.
+    static let allowed: [String: Set<String>] = [
+        "ReelCore": [],
+        "ReelNet": ["ReelCore", "CCurl", "CReelShims", "GRDB"],
+        "ReelMedia": ["ReelCore", "ReelNet", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CReelShims"],
+        "ReelEngine": ["ReelCore", "ReelNet", "ReelMedia"],
+        "ReelServer": ["ReelCore", "NIOCore", "NIOPosix", "NIOHTTP1"],
+        "ReelHarness": ["ReelCore", "ReelNet", "ReelMedia", "ReelEngine", "ReelServer"],
+        "reel": ["ReelCore", "ReelNet", "ReelMedia", "ReelEngine", "ReelServer", "ReelHarness"],
+    ]
+
+    /// Modules whose import is restricted to the layers `allowed` names.
+    static let restricted: Set<String> = Set(allowed.keys)
+        .union(["CCurl", "CReelShims", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "GRDB"])
+
+    static let sources = Fixtures.packageRoot.appendingPathComponent("Sources")
+
+    /// Every Swift file under `folder`, relative path and text.
+    static func swiftFiles(under folder: URL) -> [(path: String, text: String)] {
+        let paths = FileManager.default.subpaths(atPath: folder.path) ?? []
+        return paths.filter { $0.hasSuffix(".swift") }.sorted().compactMap { path in
+            guard let text = try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8) else { return nil }
+            return (path, text)
+        }
+    }
+
+    /// The modules a file imports.
+    static func imports(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ").filter { $0 != "@testable" && $0 != "@_exported" }
+            guard words.count >= 2, words[0] == "import" else { return nil }
+            return String(words[1])
+        }
+    }
+
+    @Test func everyModuleImportsOnlyTheLayersBelowIt() throws {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).sorted()
+        #expect(Set(modules) == Set(Self.allowed.keys), "a module without a rung on the ladder: update `allowed`")
+        var wrong: [String] = []
+        var checked = 0
+        for module in modules {
+            let allowed = try #require(Self.allowed[module])
+            for file in Self.swiftFiles(under: Self.sources.appendingPathComponent(module)) {
+                checked += 1
+                for imported in Self.imports(file.text) where imported != module && !allowed.contains(imported) {
+                    // SwiftNIO belongs to the simulator alone.
+                    if Self.restricted.contains(imported) || imported.hasPrefix("NIO") {
+                        wrong.append("\(module)/\(file.path) imports \(imported)")
+                    }
+                }
+            }
+        }
+        #expect(checked > 100, "found only \(checked) source files under \(Self.sources.path)")
+        #expect(wrong.isEmpty, "imports against the ladder:\n\(wrong.joined(separator: "\n"))")
+    }
+
+    @Test func theEngineTargetDoesNotDependOnTheSimulatorOrSwiftNIO() throws {
+        let manifest = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        for target in ["ReelCore", "ReelNet", "ReelMedia", "ReelEngine"] {
+            let start = try #require(manifest.range(of: "name: \"\(target)\",\n"), "no target \(target) in Package.swift")
+            let end = try #require(manifest.range(of: "swiftSettings", range: start.upperBound..<manifest.endIndex))
+            let block = manifest[start.upperBound..<end.lowerBound]
+            #expect(!block.contains("ReelServer") && !block.contains("swift-nio") && !block.contains("ReelHarness"),
+                    "\(target) depends on the simulator's side: \(block)")
+        }
+    }
+
+    /// Threads start in one place (`DedicatedThread`), for the pool's workers and the dedicated
+    /// executors and loops; every other blocking job goes through `BlockingPool`.
+    @Test func noRawThreadStartsOutsideThePoolAndTheDedicatedExecutors() throws {
+        let patterns = ["Thread {", "Thread(block", "Thread(target", "Thread.detachNewThread", "pthread_create(",
+                        "Task.detached", "DispatchQueue.global().async {", "DispatchQueue.global().async(execute"]
+        let roots = ["Sources", "Tests", "Benchmarks"].map { Fixtures.packageRoot.appendingPathComponent($0) }
+        var found: [String] = []
+        for root in roots {
+            for file in Self.swiftFiles(under: root) where !file.path.hasSuffix("Concurrency/DedicatedThread.swift")
+                && !file.path.hasSuffix("ArchitectureTests.swift") {
+                for pattern in patterns where file.text.contains(pattern) {
+                    found.append("\(root.lastPathComponent)/\(file.path): \(pattern)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "raw threads started outside DedicatedThread:\n\(found.joined(separator: "\n"))")
+    }
+}
