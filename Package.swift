@@ -54,6 +54,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictSwift
         ),

@@ -61,8 +61,8 @@ public enum FeedRun {
             delta.bodyBytes -= before.bodyBytes
             delta.connections -= before.connections
             bill = delta
-            summary.cdnRequests = delta.requests
-            summary.cdnBytes = Int64(delta.bodyBytes)
+            summary.cdn.requests = delta.requests
+            summary.cdn.bytes = Int64(delta.bodyBytes)
         }
         return FeedRunResult(title: title, events: outcome.events, summary: summary, players: outcome.players,
                              warnings: outcome.warnings, bill: bill)

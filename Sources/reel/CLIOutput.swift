@@ -51,6 +51,9 @@ enum CLIOutput {
 enum Human {
     static func ms(_ value: Double) -> String { String(format: value < 10 ? "%.2f ms" : "%.1f ms", value) }
 
+    /// A figure that may be missing (no samples): "-" then.
+    static func ms(_ value: Double?) -> String { value.map { ms($0) } ?? "-" }
+
     static func bytes(_ value: Int64) -> String {
         let units = ["B", "KB", "MB", "GB"]
         var amount = Double(value)

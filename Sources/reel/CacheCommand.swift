@@ -115,28 +115,6 @@ struct CacheStatsOutput: Encodable {
         hitRatio = stats.counters.hitRatio
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case directory, maxBytes, bytes, indexBytes, prefetchUnreadBytes, hits, misses, hitBytes, missBytes
-        case entries, partialEntries, liveEntries, hitRatio
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(directory, forKey: .directory)
-        try container.encode(maxBytes, forKey: .maxBytes)
-        try container.encode(entries, forKey: .entries)
-        try container.encode(bytes, forKey: .bytes)
-        try container.encode(indexBytes, forKey: .indexBytes)
-        try container.encode(partialEntries, forKey: .partialEntries)
-        try container.encode(liveEntries, forKey: .liveEntries)
-        try container.encode(prefetchUnreadBytes, forKey: .prefetchUnreadBytes)
-        try container.encode(hits, forKey: .hits)
-        try container.encode(misses, forKey: .misses)
-        try container.encode(hitBytes, forKey: .hitBytes)
-        try container.encode(missBytes, forKey: .missBytes)
-        try container.encode(hitRatio, forKey: .hitRatio)
-    }
-
     var text: String {
         let ratio = hitRatio.map { String(format: "%.1f%%", $0 * 100) } ?? "n/a"
         return """

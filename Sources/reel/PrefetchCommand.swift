@@ -168,18 +168,6 @@ struct PrefetchOutput: Encodable {
         var items: [PrefetchOutcome.Item]
         var fetchedBytes: Int64
         var cachedBytes: Int64
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(url, forKey: .url)
-            try container.encode(variant, forKey: .variant)
-            try container.encode(manifests, forKey: .manifests)
-            try container.encode(items, forKey: .items)
-            try container.encode(fetchedBytes, forKey: .fetchedBytes)
-            try container.encode(cachedBytes, forKey: .cachedBytes)
-        }
-
-        private enum CodingKeys: String, CodingKey { case url, variant, manifests, items, fetchedBytes, cachedBytes }
     }
 
     /// An input that could not be prefetched.

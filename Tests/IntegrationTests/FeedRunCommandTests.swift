@@ -38,8 +38,8 @@ struct FeedRunCommandTests {
         for key in ["plays", "ttffMs.p50", "startedWithin50msRatio", "cdn.bytes", "bytesPlayed", "prefetch.fetchedBytes", "peakRSSMB"] {
             #expect(ratios[key] != nil, "ratios lack \(key)")
         }
-        #expect(summaries[1].prefetchFetchedBytes == 0, "b runs with prefetch off")
-        #expect(summaries.allSatisfy { $0.plays > 0 && $0.frames > 0 && $0.cdnBytes > 0 }, "\(result.stdout)")
+        #expect(summaries[1].prefetch.fetchedBytes == 0, "b runs with prefetch off")
+        #expect(summaries.allSatisfy { $0.plays > 0 && $0.frames > 0 && $0.cdn.bytes > 0 }, "\(result.stdout)")
 
         let second = folder.appendingPathComponent("events-b.jsonl")
         for file in [events, second] {

@@ -48,17 +48,18 @@ struct FeedComparisonTests {
     func summaryFromEvents() {
         let events: [SessionEvent] = [
             SessionEvent(time: 0, kind: .playStart(card: "s0/0", widget: "s0", widgetType: .short, userIntent: false)),
-            SessionEvent(time: 0.01, kind: .firstFrame(card: "s0/0", ttffMs: 10, phases: [:])),
+            SessionEvent(time: 0.01, kind: .firstFrame(card: "s0/0", ttffMs: 10)),
             SessionEvent(time: 1, kind: .playStart(card: "s1/0", widget: "s1", widgetType: .short, userIntent: true)),
-            SessionEvent(time: 1.2, kind: .firstFrame(card: "s1/0", ttffMs: 200, phases: [:])),
+            SessionEvent(time: 1.2, kind: .firstFrame(card: "s1/0", ttffMs: 200)),
             SessionEvent(time: 2, kind: .stall(card: "s1/0", ms: 300)),
             SessionEvent(time: 3, kind: .error(card: nil, message: "x")),
         ]
         let summary = SessionSummary(events: events)
         #expect(summary.plays == 2)
         #expect(summary.startedWithin50msRatio == 0.5)
-        #expect(summary.ttffMs.p50 == 10 && summary.ttffMs.max == 200)
-        #expect(summary.stallCount == 1 && summary.stallTotalMs == 300)
+        // Percentiles come from a histogram at three significant digits.
+        #expect(abs((summary.ttffMs.p50 ?? 0) - 10) < 0.01 && abs((summary.ttffMs.max ?? 0) - 200) < 0.2, "\(summary.ttffMs)")
+        #expect(summary.stalls.count == 1 && summary.stalls.totalMs == 300)
         #expect(summary.errors == 1)
     }
 }

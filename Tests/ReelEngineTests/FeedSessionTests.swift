@@ -53,15 +53,18 @@ struct FeedSessionTests {
         print("""
             feed session \(name)\(lowEnd ? " low-end" : ""): \(events.count) events, \(facts.count) play facts, \
             \(summary.plays) plays, TTFF p50 \(summary.ttffMs.p50 ?? .nan) ms p95 \(summary.ttffMs.p95 ?? .nan) ms, \
-            within 50 ms \(summary.startedWithin50msRatio ?? .nan), CDN \(summary.cdnRequests) requests \(summary.cdnBytes) B, \
+            within 50 ms \(summary.startedWithin50msRatio ?? .nan), CDN \(summary.cdn.requests) requests \(summary.cdn.bytes) B, \
             played \(summary.bytesPlayed) B, errors \(summary.errors)
             """)
         #expect(summary.errors == 0, "errors: \(events.filter { if case .error = $0.kind { true } else { false } }.map(\.json))")
         #expect(events.contains { if case .visibility = $0.kind { true } else { false } })
-        #expect(events.contains { if case .fetch(_, _, _, .thumbnail, _) = $0.kind { true } else { false } })
+        #expect(events.contains { if case .fetch(let fetch) = $0.kind { fetch.origin == .thumbnail } else { false } })
         if name == "fling" {
             // The fling passes the merch card: its image comes from the served folder.
-            #expect(events.contains { if case .fetch(let url, let bytes, _, .thumbnail, "m0/0") = $0.kind { url.contains("/images/merch/m1.jpg") && bytes > 0 } else { false } })
+            #expect(events.contains {
+                guard case .fetch(let fetch) = $0.kind, fetch.origin == .thumbnail, fetch.card == "m0/0" else { return false }
+                return fetch.url.contains("/images/merch/m1.jpg") && fetch.bytes > 0
+            })
         }
         let starts = facts.filter { if case .playStart = $0.kind { true } else { false } }
         if lowEnd {
@@ -71,14 +74,14 @@ struct FeedSessionTests {
             #expect(summary.plays > 0 && summary.frames > 0 && summary.bytesPlayed > 0, "\(summary.json)")
         }
         // Every play reached its first frame, and each first frame follows its play's start.
-        var started: [String: Double] = [:]
+        var started: [CardID: Double] = [:]
         var firstFrames = 0
         for event in events {
-            if case .playStart(let card, _, _, _) = event.kind { started[card] = event.time }
-            if case .firstFrame(let card, let ttff, _) = event.kind {
+            if case .playStart(let play) = event.kind { started[play.card] = event.time }
+            if case .firstFrame(let frame) = event.kind {
                 firstFrames += 1
-                let start = try #require(started[card], "a first frame of \(card) without a play")
-                #expect(event.time >= start && ttff >= 0)
+                let start = try #require(started[frame.card], "a first frame of \(frame.card) without a play")
+                #expect(event.time >= start && frame.ttffMs >= 0)
             }
         }
         #expect(firstFrames <= summary.plays)
@@ -91,18 +94,19 @@ struct FeedSessionTests {
         let run = try await Self.run(trace: trace)
         let summary = run.result.summary
         #expect(run.bill.requests > 0)
-        #expect(summary.cdnRequests == run.bill.requests)
-        #expect(summary.cdnBytes == Int64(run.bill.bodyBytes))
-        // What the session read from the network cannot exceed what the CDN sent.
+        #expect(summary.cdn.requests == run.bill.requests)
+        #expect(summary.cdn.bytes == Int64(run.bill.bodyBytes))
+        // What the session read from the network cannot exceed what the CDN sent (bytes a reader
+        // got from the cache, or from another reader's transfer, are not the network's).
         var networkBytes: Int64 = 0, networkReads = 0
         for event in run.result.events {
-            if case .fetch(_, let bytes, false, _, _) = event.kind {
-                networkBytes += bytes
+            if case .fetch(let fetch) = event.kind, fetch.networkBytes > 0 {
+                networkBytes += fetch.networkBytes
                 networkReads += 1
             }
         }
-        #expect(networkBytes > 0 && networkBytes <= summary.cdnBytes, "read \(networkBytes) of \(summary.cdnBytes) billed")
-        #expect(networkReads <= summary.cdnRequests)
+        #expect(networkBytes > 0 && networkBytes <= summary.cdn.bytes, "read \(networkBytes) of \(summary.cdn.bytes) billed")
+        #expect(networkReads <= summary.cdn.requests)
         #expect(Self.violations(run.result.events, config: run.config).isEmpty)
 
         let folder = try makeScratchFolder("reel-session-events")
@@ -131,9 +135,10 @@ struct FeedSessionTests {
         var queued: [String] = []
         var firstSegment: String?
         for event in run.result.events {
-            if case .prefetchQueued(_, let card?, _) = event.kind { queued.append(card) }
-            if case .fetch(let url, _, _, .playback, "s0/0") = event.kind, url.contains("/seg_000."), firstSegment == nil {
-                firstSegment = URL(string: url)?.path
+            if case .prefetchQueued(let request) = event.kind, let card = request.card { queued.append(card.rawValue) }
+            if case .fetch(let fetch) = event.kind, fetch.origin == .playback, fetch.card == "s0/0",
+               fetch.url.contains("/seg_000."), firstSegment == nil {
+                firstSegment = URL(string: fetch.url)?.path
             }
         }
         #expect(queued == ["s0/0"], "prefetched \(queued)")

@@ -12,7 +12,7 @@ struct HTMLReportTests {
         var summary = SessionSummary()
         summary.plays = plays
         summary.ttffMs.p50 = p50
-        summary.cdnBytes = 1_000_000
+        summary.cdn.bytes = 1_000_000
         summary.cacheHitRatio = 0.25
         return summary
     }
@@ -26,14 +26,14 @@ struct HTMLReportTests {
     }
 
     @Test func textFromTheEventsIsEscaped() throws {
-        let card = "s1/<b>&\"x\""
+        let card: CardID = "s1/<b>&\"x\""
         let events = [
             SessionEvent(time: 0, kind: .visibility(card: card, from: .idle, to: .mounted)),
             SessionEvent(time: 0.5, kind: .playStart(card: card, widget: "s1", widgetType: .short, userIntent: false)),
-            SessionEvent(time: 0.52, kind: .firstFrame(card: card, ttffMs: 20, phases: [:])),
+            SessionEvent(time: 0.52, kind: .firstFrame(card: card, ttffMs: 20)),
             SessionEvent(time: 1, kind: .error(card: card, message: "<script>alert('x')</script>")),
             SessionEvent(time: 1.5, kind: .error(card: nil, message: "a & b <i>")),
-            SessionEvent(time: 2, kind: .fetch(url: "http://h/<a>&b", bytes: 10, cacheHit: false, origin: .playback, card: card)),
+            SessionEvent(time: 2, kind: .fetch(url: "http://h/<a>&b", bytes: 10, cacheBytes: 0, cacheHit: false, origin: .playback, card: card)),
         ]
         let html = try HTMLReport(runs: [.init(title: "<run> & \"co\"", events: events)]).render()
         #expect(!html.contains("<script"))

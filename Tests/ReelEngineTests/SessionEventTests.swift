@@ -2,6 +2,8 @@ import Foundation
 import OrderedCollections
 import ReelCore
 import ReelEngine
+import ReelMedia
+import ReelNet
 import Testing
 
 /// The events file of a feed session: every kind round-trips through JSON, bad lines are named,
@@ -10,19 +12,19 @@ import Testing
 struct SessionEventTests {
     static let everyKind: [SessionEvent.Kind] = [
         .visibility(card: "s0/0", from: .idle, to: .mounted),
-        .prefetchQueued(url: "http://h/a.m3u8", card: "s1/0", category: "nearby"),
-        .prefetchQueued(url: "http://h/b.m3u8", card: nil, category: "page"),
+        .prefetchQueued(url: "http://h/a.m3u8", card: "s1/0", category: .nearby),
+        .prefetchQueued(url: "http://h/b.m3u8", card: nil, category: .page),
         .prefetchStarted(url: "http://h/a.m3u8"),
         .prefetchDone(url: "http://h/a.m3u8", bytes: 1234),
         .prefetchCancelled(url: "http://h/seg.ts", bytes: 99),
-        .fetch(url: "http://h/seg.ts", bytes: 5000, cacheHit: true, origin: .playback, card: "s0/0"),
-        .fetch(url: "http://h/t.jpg", bytes: 10, cacheHit: false, origin: .thumbnail, card: nil),
+        .fetch(url: "http://h/seg.ts", bytes: 5000, cacheBytes: 5000, cacheHit: true, origin: .playback, card: "s0/0"),
+        .fetch(url: "http://h/t.jpg", bytes: 10, cacheBytes: 0, cacheHit: false, origin: .thumbnail, card: nil),
         .mount(card: "c3/1"),
         .unmount(card: "c3/1"),
         .playStart(card: "c3/1", widget: "c3", widgetType: .carousel, userIntent: true),
         .playStop(card: "c3/1", reason: .preview),
         .playStop(card: "c3/2", reason: .yielded),
-        .firstFrame(card: "s0/0", ttffMs: 12.5, phases: ["manifestMs": 1, "openMs": 2]),
+        .firstFrame(card: "s0/0", ttffMs: 12.5, phases: TTFFBreakdown(manifestMs: 1, openMs: 2, totalMs: 12.5)),
         .stall(card: "s0/0", ms: 40),
         .error(card: nil, message: "boom"),
     ]
@@ -64,7 +66,7 @@ struct SessionEventTests {
         let events = [
             SessionEvent(time: 0, kind: .mount(card: "s0/0")),
             SessionEvent(time: 0.1, kind: .playStart(card: "s0/0", widget: "s0", widgetType: .short, userIntent: false)),
-            SessionEvent(time: 0.2, kind: .fetch(url: "u", bytes: 1, cacheHit: false, origin: .playback, card: "s0/0")),
+            SessionEvent(time: 0.2, kind: .fetch(url: "u", bytes: 1, cacheBytes: 0, cacheHit: false, origin: .playback, card: "s0/0")),
             SessionEvent(time: 0.3, kind: .playStart(card: "s1/0", widget: "s1", widgetType: .short, userIntent: false)),
         ]
         let facts = events.compactMap(\.playFact)
@@ -77,10 +79,10 @@ struct SessionEventTests {
         var a = SessionSummary()
         a.plays = 4
         a.ttffMs.p50 = 100
-        a.cdnBytes = 1000
+        a.cdn.bytes = 1000
         var b = a
         b.ttffMs.p50 = 20
-        b.cdnBytes = 1500
+        b.cdn.bytes = 1500
         let ratios = SessionSummary.ratios(a, b).object ?? [:]
         #expect(ratios["plays"] == .double(1))
         #expect(ratios["ttffMs.p50"] == .double(0.2))

@@ -15,18 +15,18 @@ struct SessionSummaryReadingTests {
         summary.ttffMs.p95 = 40.5
         summary.ttffMs.max = 61
         summary.startedWithin50msRatio = 0.9166
-        summary.stallCount = 2
-        summary.stallTotalMs = 350.5
+        summary.stalls.count = 2
+        summary.stalls.totalMs = 350.5
         summary.frames = 1800
-        summary.cdnRequests = 140
-        summary.cdnBytes = 12_345_678
+        summary.cdn.requests = 140
+        summary.cdn.bytes = 12_345_678
         summary.bytesPlayed = 10_000_000
         summary.cacheHitRatio = 0.42
-        summary.prefetchFetchedBytes = 5_000_000
-        summary.prefetchUsedBytes = 4_000_000
-        summary.prefetchWastedBytes = 1_000_000
-        summary.decodersCreated = 3
-        summary.decodersReused = 9
+        summary.prefetch.fetchedBytes = 5_000_000
+        summary.prefetch.usedBytes = 4_000_000
+        summary.prefetch.wastedBytes = 1_000_000
+        summary.decoders.created = 3
+        summary.decoders.reused = 9
         summary.peakRSSMB = 180.5
         summary.errors = 1
         return summary
@@ -48,7 +48,7 @@ struct SessionSummaryReadingTests {
     /// TTFF: null in JSON, "-" for people, and no ratio against a run that has one.
     @Test func aSessionWithoutFirstFramesHasNoTTFF() throws {
         let idle = SessionSummary(events: [SessionEvent(time: 1, kind: .mount(card: "s0/0"))])
-        #expect(idle.ttffMs == SessionSummary.Percentiles() && idle.startedWithin50msRatio == nil)
+        #expect(idle.ttffMs == Percentiles() && idle.startedWithin50msRatio == nil)
         let json = idle.json
         #expect(json["ttffMs"]?["p50"] == .null && json["ttffMs"]?["max"] == .null && json["startedWithin50msRatio"] == .null)
         #expect(try SessionSummary(json: JSONParser.parse(JSONWriter.pretty(json))) == idle)
@@ -74,11 +74,11 @@ struct SessionSummaryReadingTests {
         var fields = Self.sample().json.object!
         fields["stalls"] = .object(["count": .string("two"), "totalMs": .int(1)])
         let wrong = #expect(throws: ReelError.self) { try SessionSummary(json: .object(fields)) }
-        #expect(wrong?.message.contains("\"stalls.count\" must be a number") == true)
+        #expect(wrong?.message.contains("\"stalls.count\" must be a whole number, found a string") == true, "\(String(describing: wrong))")
         fields.removeValue(forKey: "frames")
         fields["stalls"] = .object(["count": .int(1), "totalMs": .int(1)])
         let missing = #expect(throws: ReelError.self) { try SessionSummary(json: .object(fields)) }
-        #expect(missing?.message.contains("no \"frames\"") == true)
+        #expect(missing?.message.contains("missing \"frames\"") == true, "\(String(describing: missing))")
         #expect(throws: ReelError.self) { try SessionSummary(json: .array([])) }
 
         let path = try Self.write("{\"plays\": 1,")

@@ -19,7 +19,7 @@ struct SessionTimelineTests {
             SessionEvent(time: 2, kind: .visibility(card: "s0/0", from: .prefetch, to: .mounted)),
             SessionEvent(time: 3, kind: .visibility(card: "s0/0", from: .mounted, to: .active)),
             SessionEvent(time: 3, kind: .playStart(card: "s0/0", widget: "s0", widgetType: .short, userIntent: true)),
-            SessionEvent(time: 3.02, kind: .firstFrame(card: "s0/0", ttffMs: 20, phases: [:])),
+            SessionEvent(time: 3.02, kind: .firstFrame(card: "s0/0", ttffMs: 20)),
             SessionEvent(time: 5, kind: .stall(card: "s0/0", ms: 300)),
             SessionEvent(time: 6, kind: .playStop(card: "s0/0", reason: .ended)),
             SessionEvent(time: 7, kind: .playStart(card: "c1/0", widget: "c1", widgetType: .carousel, userIntent: false)),
@@ -95,9 +95,9 @@ struct SessionTimelineTests {
 
     @Test func bytesAccumulateBySeries() {
         let events = [
-            SessionEvent(time: 1, kind: .fetch(url: "a", bytes: 100, cacheHit: false, origin: .prefetch, card: nil)),
-            SessionEvent(time: 2, kind: .fetch(url: "b", bytes: 50, cacheHit: true, origin: .playback, card: "s0/0")),
-            SessionEvent(time: 9, kind: .fetch(url: "c", bytes: 25, cacheHit: false, origin: .thumbnail, card: "s0/0")),
+            SessionEvent(time: 1, kind: .fetch(url: "a", bytes: 100, cacheBytes: 0, cacheHit: false, origin: .prefetch, card: nil)),
+            SessionEvent(time: 2, kind: .fetch(url: "b", bytes: 50, cacheBytes: 50, cacheHit: true, origin: .playback, card: "s0/0")),
+            SessionEvent(time: 9, kind: .fetch(url: "c", bytes: 25, cacheBytes: 0, cacheHit: false, origin: .thumbnail, card: "s0/0")),
         ]
         let axis = TimeAxis(duration: 10, left: 0, width: 100)
         let values = BytesChart.cumulative(events, axis: axis, samples: 10)
@@ -113,12 +113,12 @@ struct SessionTimelineTests {
 struct AbsurdReportTests {
     @Test func hugeTimesBytesAndTTFFsRenderWithoutTrapping() throws {
         let events = [
-            SessionEvent(time: 0, kind: .fetch(url: "u", bytes: .max, cacheHit: false, origin: .playback, card: "s0/0")),
-            SessionEvent(time: 1, kind: .fetch(url: "u", bytes: .max, cacheHit: false, origin: .playback, card: "s0/0")),
-            SessionEvent(time: -5, kind: .fetch(url: "u", bytes: -10, cacheHit: true, origin: .thumbnail, card: "s0/0")),
+            SessionEvent(time: 0, kind: .fetch(url: "u", bytes: .max, cacheBytes: 0, cacheHit: false, origin: .playback, card: "s0/0")),
+            SessionEvent(time: 1, kind: .fetch(url: "u", bytes: .max, cacheBytes: 0, cacheHit: false, origin: .playback, card: "s0/0")),
+            SessionEvent(time: -5, kind: .fetch(url: "u", bytes: -10, cacheBytes: -10, cacheHit: true, origin: .thumbnail, card: "s0/0")),
             SessionEvent(time: 2, kind: .playStart(card: "s0/0", widget: "s0", widgetType: .short, userIntent: false)),
-            SessionEvent(time: 3, kind: .firstFrame(card: "s0/0", ttffMs: 1e300, phases: [:])),
-            SessionEvent(time: 4, kind: .firstFrame(card: "s99999999999999999999999/0", ttffMs: -4, phases: [:])),
+            SessionEvent(time: 3, kind: .firstFrame(card: "s0/0", ttffMs: 1e300)),
+            SessionEvent(time: 4, kind: .firstFrame(card: "s99999999999999999999999/0", ttffMs: -4)),
             SessionEvent(time: 1e300, kind: .stall(card: "s0/0", ms: 1e300)),
         ]
         let html = try HTMLReport(runs: [.init(title: "absurd", events: events), .init(title: "empty", events: [])]).render()

@@ -1,6 +1,8 @@
 import OrderedCollections
 import ReelCore
 import ReelEngine
+import ReelMedia
+import ReelNet
 
 /// A made-up but plausible feed session for report tests: the user scrolls through `widgets`
 /// widgets (shorts, carousels of three, merch cards), each card prefetched, mounted, played and
@@ -13,19 +15,19 @@ enum SyntheticSession {
         let dwell = seconds / Double(widgets)
         for index in 0..<widgets {
             let type: WidgetType = index % 7 == 3 ? .merch : index % 4 == 1 ? .carousel : .short
-            let widget = "\(type == .short ? "s" : type == .carousel ? "c" : "m")\(index)"
+            let widget = WidgetID("\(type == .short ? "s" : type == .carousel ? "c" : "m")\(index)")
             let start = Double(index) * dwell
             let leave = start + dwell * (0.6 + 0.4 * random.unit())
             for slot in 0..<(type == .carousel ? 3 : 1) {
-                let card = "\(widget)/\(slot)"
+                let card = CardID("\(widget)/\(slot)")
                 let url = "http://127.0.0.1:8080/streams/\(card)/"
                 let near = max(0, start - dwell * 0.8)
                 add(near, .visibility(card: card, from: .idle, to: .prefetch))
-                add(near, .fetch(url: url + "thumb.jpg", bytes: 30_000, cacheHit: false, origin: .thumbnail, card: card))
+                add(near, .fetch(url: url + "thumb.jpg", bytes: 30_000, cacheBytes: 0, cacheHit: false, origin: .thumbnail, card: card))
                 if prefetch {
-                    add(near, .prefetchQueued(url: url + "index.m3u8", card: card, category: "nearby"))
+                    add(near, .prefetchQueued(url: url + "index.m3u8", card: card, category: .nearby))
                     add(near + 0.01, .prefetchStarted(url: url + "index.m3u8"))
-                    add(near + 0.2, .fetch(url: url + "seg0.ts", bytes: 180_000, cacheHit: false, origin: .prefetch, card: card))
+                    add(near + 0.2, .fetch(url: url + "seg0.ts", bytes: 180_000, cacheBytes: 0, cacheHit: false, origin: .prefetch, card: card))
                     add(near + 0.2, .prefetchDone(url: url + "index.m3u8", bytes: 180_000))
                 }
                 let mount = max(near + 0.05, start - dwell * 0.3)
@@ -37,11 +39,11 @@ enum SyntheticSession {
                     add(start, .playStart(card: card, widget: widget, widgetType: type, userIntent: index % 11 == 5))
                     let ttff = prefetch ? 8 + 30 * random.unit() : 150 + 300 * random.unit()
                     add(start + ttff / 1000, .visibility(card: card, from: .ready, to: .active))
-                    add(start + ttff / 1000, .firstFrame(card: card, ttffMs: ttff, phases: ["openMs": ttff / 2, "decodeMs": ttff / 2]))
+                    add(start + ttff / 1000, .firstFrame(card: card, ttffMs: ttff, phases: TTFFBreakdown(openMs: ttff / 2, firstFrameMs: ttff / 2, totalMs: ttff)))
                     var t = start + ttff / 1000
                     var segment = 0
                     while t < leave {
-                        add(t, .fetch(url: url + "seg\(segment).ts", bytes: 200_000, cacheHit: segment == 0 && prefetch,
+                        add(t, .fetch(url: url + "seg\(segment).ts", bytes: 200_000, cacheBytes: (segment == 0 && prefetch) ? 200_000 : 0, cacheHit: segment == 0 && prefetch,
                                       origin: .playback, card: card))
                         segment += 1
                         t += 2

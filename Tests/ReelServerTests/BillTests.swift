@@ -137,7 +137,7 @@ struct BillTests {
             let decoded = try JSONDecoder().decode(CDNBill.self, from: try bill.jsonData())
             #expect(decoded == bill)
             let json = try bill.jsonString()
-            #expect(json.contains("\"bodyBytes\" : 50000"))
+            #expect(json.contains("\"bodyBytes\": 50000"))
             #expect(json.contains("\"/hls/seg1.ts\""))
             #expect(bill.table().contains("/hls/seg1.ts"))
 

@@ -10,15 +10,15 @@ extension SessionSummary {
         for event in events {
             switch event.kind {
             case .playStart: plays += 1
-            case .firstFrame(_, let ttffMs, _): ttffs.append(ttffMs)
-            case .stall(_, let ms):
-                stallCount += 1
-                stallTotalMs += ms
+            case .firstFrame(let event): ttffs.append(event.ttffMs)
+            case .stall(let event):
+                stalls.count += 1
+                stalls.totalMs += event.ms
             case .error: errors += 1
             default: continue
             }
         }
-        ttffMs = Percentiles(Distribution(ttffs))
+        ttffMs = Distribution(ttffs).percentiles
         startedWithin50msRatio = ttffs.isEmpty ? nil : Double(ttffs.filter { $0 <= Self.fastStartMs }.count) / Double(ttffs.count)
     }
 

@@ -1,21 +1,34 @@
 import OrderedCollections
 import ReelCore
 
-/// What a feed session cost and how it felt, as `reel feed run --json` prints it.
-public struct SessionSummary: Sendable, Equatable {
-    /// Percentiles of a distribution; nil when it had no samples (no play reached a first frame),
-    /// which JSON writes as null rather than a 0 that reads as "instant".
-    public struct Percentiles: Sendable, Equatable {
-        public var p50: Double?
-        public var p95: Double?
-        public var max: Double?
+/// What a feed session cost and how it felt, as `reel feed run --json` prints it: the Swift
+/// shape is the JSON shape (`JSONValueEncoder` writes it, `JSONValueDecoder` reads it).
+public struct SessionSummary: Sendable, Equatable, Codable {
+    public struct Stalls: Sendable, Equatable, Codable {
+        public var count = 0
+        public var totalMs = 0.0
         public init() {}
-        public init(_ distribution: Distribution) {
-            guard !distribution.isEmpty else { return }
-            p50 = distribution.p50
-            p95 = distribution.p95
-            max = distribution.max
-        }
+    }
+
+    /// From the CDN simulator's bill.
+    public struct CDN: Sendable, Equatable, Codable {
+        public var requests = 0
+        public var bytes: Int64 = 0
+        public init() {}
+    }
+
+    /// The prefetcher's ledger: bytes it fetched, playback used, and ones evicted unread.
+    public struct Prefetch: Sendable, Equatable, Codable {
+        public var fetchedBytes: Int64 = 0
+        public var usedBytes: Int64 = 0
+        public var wastedBytes: Int64 = 0
+        public init() {}
+    }
+
+    public struct Decoders: Sendable, Equatable, Codable {
+        public var created = 0
+        public var reused = 0
+        public init() {}
     }
 
     /// Plays started (playStart events).
@@ -25,46 +38,26 @@ public struct SessionSummary: Sendable, Equatable {
     /// Plays whose first frame came within 50 ms of playStart, over plays that reached one; nil
     /// when none did.
     public var startedWithin50msRatio: Double?
-    public var stallCount = 0
-    public var stallTotalMs = 0.0
+    public var stalls = Stalls()
     /// Video frames decoded by every player.
     public var frames = 0
-    /// From the CDN simulator's bill.
-    public var cdnRequests = 0
-    public var cdnBytes: Int64 = 0
+    public var cdn = CDN()
     /// Bytes the played videos' players read (from the network or the cache).
     public var bytesPlayed: Int64 = 0
     /// Bytes read from the cache over all bytes read (playback, prefetch and thumbnails).
     public var cacheHitRatio = 0.0
-    public var prefetchFetchedBytes: Int64 = 0
-    public var prefetchUsedBytes: Int64 = 0
-    public var prefetchWastedBytes: Int64 = 0
-    public var decodersCreated = 0
-    public var decodersReused = 0
+    public var prefetch = Prefetch()
+    public var decoders = Decoders()
     public var peakRSSMB = 0.0
     /// Errors met (error events).
     public var errors = 0
 
     public init() {}
 
+    /// The summary as JSON (every key, null for a figure with no value).
     public var json: JSONValue {
-        .object([
-            "plays": .int(plays),
-            "ttffMs": .object(["p50": .optional(ttffMs.p50), "p95": .optional(ttffMs.p95), "max": .optional(ttffMs.max)]),
-            "startedWithin50msRatio": .optional(startedWithin50msRatio),
-            "stalls": .object(["count": .int(stallCount), "totalMs": .double(stallTotalMs)]),
-            "frames": .int(frames),
-            "cdn": .object(["requests": .int(cdnRequests), "bytes": .int(Int(cdnBytes))]),
-            "bytesPlayed": .int(Int(bytesPlayed)),
-            "cacheHitRatio": .double(cacheHitRatio),
-            "prefetch": .object([
-                "fetchedBytes": .int(Int(prefetchFetchedBytes)), "usedBytes": .int(Int(prefetchUsedBytes)),
-                "wastedBytes": .int(Int(prefetchWastedBytes)),
-            ]),
-            "decoders": .object(["created": .int(decodersCreated), "reused": .int(decodersReused)]),
-            "peakRSSMB": .double(peakRSSMB),
-            "errors": .int(errors),
-        ])
+        // Encoding plain numbers and strings into a JSONValue cannot fail.
+        (try? JSONValue(encoding: self)) ?? .null
     }
 
     /// `b / a` for every number of two summaries, keyed like the summary ("ttffMs.p50"); a

@@ -20,13 +20,18 @@ enum BytesChart {
         Series(origin: .thumbnail, hit: false), Series(origin: .thumbnail, hit: true),
     ]
 
+    /// Each series' share of one fetch: its network bytes and its cache bytes.
+    static func shares(_ fetch: SessionEvent.Fetch) -> [(index: Int, bytes: Int64)] {
+        [(Series(origin: fetch.origin, hit: false), fetch.networkBytes), (Series(origin: fetch.origin, hit: true), fetch.cacheBytes)]
+            .compactMap { one, bytes in Self.series.firstIndex(of: one).map { ($0, bytes) } }
+    }
+
     /// The total bytes of each series in `events`, in `series` order.
     static func totals(_ events: [SessionEvent]) -> [Int64] {
         var totals = Array(repeating: Int64(0), count: series.count)
         for event in events {
-            guard case .fetch(_, let bytes, let hit, let origin, _) = event.kind,
-                  let index = series.firstIndex(of: Series(origin: origin, hit: hit)) else { continue }
-            totals[index] = totals[index].saturatingAdding(bytes)
+            guard case .fetch(let fetch) = event.kind else { continue }
+            for (index, bytes) in shares(fetch) { totals[index] = totals[index].saturatingAdding(bytes) }
         }
         return totals
     }
@@ -35,10 +40,10 @@ enum BytesChart {
     static func cumulative(_ events: [SessionEvent], axis: TimeAxis, samples: Int) -> [[Int64]] {
         var values = Array(repeating: Array(repeating: Int64(0), count: samples + 1), count: series.count)
         for event in events {
-            guard case .fetch(_, let bytes, let hit, let origin, _) = event.kind,
-                  let index = series.firstIndex(of: Series(origin: origin, hit: hit)) else { continue }
+            guard case .fetch(let fetch) = event.kind else { continue }
             let sample = Int((max(event.time, 0) / axis.duration * Double(samples)).rounded(.up))
-            if sample <= samples { values[index][sample] = values[index][sample].saturatingAdding(bytes) }
+            guard sample <= samples else { continue }
+            for (index, bytes) in shares(fetch) { values[index][sample] = values[index][sample].saturatingAdding(bytes) }
         }
         for index in values.indices {
             for sample in 1..<values[index].count { values[index][sample] = values[index][sample].saturatingAdding(values[index][sample - 1]) }

@@ -32,7 +32,7 @@ public struct HTMLReport: Sendable {
         let titles = runs.map(\.title)
         let duration = runs.flatMap { $0.events.map(\.time) }.max() ?? 0
         let axis = TimelineChart.axis(duration: duration)
-        let order = SessionTimeline.feedOrder(runs.flatMap { $0.events.compactMap(\.card) })
+        let order = SessionTimeline.feedOrder(runs.flatMap { $0.events.compactMap(\.card?.rawValue) })
         let escapedTitles = titles.map(ReportText.escape)
 
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -88,7 +88,7 @@ public struct HTMLReport: Sendable {
 
     static func ttffs(_ events: [SessionEvent]) -> [Double] {
         events.compactMap { event in
-            if case .firstFrame(_, let ttffMs, _) = event.kind { return ttffMs }
+            if case .firstFrame(let event) = event.kind { return event.ttffMs }
             return nil
         }
     }

@@ -55,6 +55,9 @@ enum ReportText {
         value < 100 || value >= 1e15 ? "\(fixed(value, value < 10 ? 2 : value < 100 ? 1 : 0)) ms" : "\(grouped(Int64(value.rounded()))) ms"
     }
 
+    /// A figure that may be missing (no samples): a dash then.
+    static func ms(_ value: Double?) -> String { value.map { ms($0) } ?? "–" }
+
     /// A time in the session: "12.34 s".
     static func seconds(_ value: Double) -> String {
         "\(fixed(value, 2)) s"

@@ -21,16 +21,17 @@ struct RunGlance: Sendable, Equatable {
         cards = Set(events.compactMap(\.card)).count
         for event in events {
             switch event.kind {
-            case .playStart(_, _, _, let userIntent):
+            case .playStart(let event):
                 plays += 1
-                if userIntent { tappedPlays += 1 }
-            case .firstFrame(_, let ttffMs, _): ttffs.append(ttffMs)
-            case .stall(_, let ms):
+                if event.userIntent { tappedPlays += 1 }
+            case .firstFrame(let event): ttffs.append(event.ttffMs)
+            case .stall(let event):
                 stalls += 1
-                stallMs += ms
+                stallMs += event.ms
             case .error: errors += 1
-            case .fetch(_, let bytes, let hit, _, _):
-                if hit { cacheBytes = cacheBytes.saturatingAdding(bytes) } else { networkBytes = networkBytes.saturatingAdding(bytes) }
+            case .fetch(let fetch):
+                cacheBytes = cacheBytes.saturatingAdding(fetch.cacheBytes)
+                networkBytes = networkBytes.saturatingAdding(fetch.networkBytes)
             default: continue
             }
         }

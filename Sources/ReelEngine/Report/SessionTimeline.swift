@@ -51,29 +51,34 @@ struct SessionTimeline: Sendable {
         for event in Self.chronological(events) {
             let t = event.time
             switch event.kind {
-            case .visibility(let card, let from, let to):
-                let since = current[card] ?? (0, from)
+            case .visibility(let event):
+                let card = event.card.rawValue
+                let since = current[card] ?? (0, event.from)
                 track(card) { $0.states.append(StateSpan(start: since.since, end: t, state: since.state)) }
-                current[card] = (t, to)
-            case .playStart(let card, _, _, let userIntent):
+                current[card] = (t, event.to)
+            case .playStart(let event):
+                let card = event.card.rawValue
                 if let open = playing[card] {
                     track(card) { $0.plays.append(PlaySpan(start: open.since, end: t, reason: nil, userIntent: open.userIntent)) }
                 }
-                playing[card] = (t, userIntent)
+                playing[card] = (t, event.userIntent)
                 track(card) { _ in }
-            case .playStop(let card, let reason):
+            case .playStop(let event):
+                let card = event.card.rawValue
                 guard let open = playing.removeValue(forKey: card) else { continue }
-                track(card) { $0.plays.append(PlaySpan(start: open.since, end: t, reason: reason, userIntent: open.userIntent)) }
-            case .firstFrame(let card, let ttffMs, _):
-                track(card) { $0.firstFrames.append(Mark(time: t, value: ttffMs, text: "")) }
-            case .stall(let card, let ms):
-                track(card) { $0.stalls.append(Mark(time: t, value: ms, text: "")) }
-            case .error(let card?, let message):
-                track(card) { $0.errors.append(Mark(time: t, value: 0, text: message)) }
-            case .error(nil, let message):
-                errors.append(Mark(time: t, value: 0, text: message))
-            case .mount(let card), .unmount(let card):
-                track(card) { _ in }
+                track(card) { $0.plays.append(PlaySpan(start: open.since, end: t, reason: event.detail, userIntent: open.userIntent)) }
+            case .firstFrame(let event):
+                track(event.card.rawValue) { $0.firstFrames.append(Mark(time: t, value: event.ttffMs, text: "")) }
+            case .stall(let event):
+                track(event.card.rawValue) { $0.stalls.append(Mark(time: t, value: event.ms, text: "")) }
+            case .error(let event):
+                if let card = event.card {
+                    track(card.rawValue) { $0.errors.append(Mark(time: t, value: 0, text: event.message)) }
+                } else {
+                    errors.append(Mark(time: t, value: 0, text: event.message))
+                }
+            case .mount(let event), .unmount(let event):
+                track(event.card.rawValue) { _ in }
             case .fetch, .prefetchQueued, .prefetchStarted, .prefetchDone, .prefetchCancelled:
                 continue
             }

@@ -96,8 +96,8 @@ enum TTFFHistogram {
         svg.line(x1: x(goalMs), y1: top - 4, x2: x(goalMs), y2: bottomY, class: "goal")
         svg.text("50 ms goal", x: x(goalMs), y: top - 8, anchor: "middle", class: "lab")
         // Medians: a dashed line in the run's colour over a white halo, visible on its own bars.
-        for (run, values) in runs.enumerated() where !values.ttffs.isEmpty {
-            let p50 = Distribution(values.ttffs).p50
+        for (run, values) in runs.enumerated() {
+            guard let p50 = Distribution(values.ttffs).p50 else { continue }
             svg.line(x1: x(p50), y1: top, x2: x(p50), y2: bottomY, class: "halo")
             svg.line(x1: x(p50), y1: top, x2: x(p50), y2: bottomY, class: ReportStyle.runClass(run) + "-line",
                      title: "\(runs[run].title): median TTFF \(ReportText.ms(p50))")

@@ -7,7 +7,7 @@ import ReelNet
 /// it is in the prefetch range, a player while it is mounted, and the arbiter's opinion.
 extension FeedSession {
     func transitioned(_ transition: VisibilityTransition) async {
-        emit(.visibility(card: transition.cardID, from: transition.from, to: transition.to))
+        emit(.visibility(card: CardID(transition.cardID), from: transition.from, to: transition.to))
         let id = transition.cardID
         register(transition.card)
         cards[id]?.state = transition.to
@@ -92,7 +92,7 @@ extension FeedSession {
         let player = Player(card: id, input: video, factory: factory, pool: pool, options: playerOptions)
         players[instance] = SessionPlayer(card: id, player: player)
         cards[id]?.player = instance
-        emit(.mount(card: id))
+        emit(.mount(card: CardID(id)))
         tasks.append(Task {
             for await event in player.events { sink.yield(.player(instance, event)) }
         })
@@ -105,7 +105,7 @@ extension FeedSession {
         guard let instance = cards[id]?.player, let player = players[instance]?.player else { return }
         cards[id]?.player = nil
         cards[id]?.playing = false
-        emit(.unmount(card: id))
+        emit(.unmount(card: CardID(id)))
         let sink = self.sink
         tasks.append(Task {
             let report = await player.stop()
@@ -159,23 +159,24 @@ extension FeedSession {
         let rect = layout.cardRects[number]
         let top = controller.visibility.offset, height = layout.viewport.height
         let distance = controller.visibility.direction == .down ? rect.minY - (top + height) : top - rect.maxY
-        let category: SessionPrefetch.Category = distance <= height ? .imminent : .nearby
+        let category: PrefetchCategory = distance <= height ? .imminent : .nearby
         cards[id]?.prefetchRequested = true
         await prefetch.request(card: id, video: video, category: category, rank: Int(max(0, distance).rounded()))
     }
 
     func prefetchReported(_ event: SessionPrefetch.Event) {
         switch event {
-        case .queued(let url, let card, let category): emit(.prefetchQueued(url: url, card: card, category: category.rawValue))
+        case .queued(let url, let card, let category): emit(.prefetchQueued(url: url, card: card.map { CardID($0) }, category: category))
         case .started(let url): emit(.prefetchStarted(url: url))
         case .done(let url, let bytes): emit(.prefetchDone(url: url, bytes: bytes))
         case .cancelled(let url, let bytes): emit(.prefetchCancelled(url: url, bytes: bytes))
         case .fetched(let card, let items):
             for item in items {
-                emit(.fetch(url: item.url, bytes: item.bytes, cacheHit: item.alreadyCached, origin: .prefetch, card: card))
+                emit(.fetch(url: item.url, bytes: item.bytes, cacheBytes: item.cacheBytes, cacheHit: item.alreadyCached,
+                            origin: .prefetch, card: card.map { CardID($0) }))
             }
         case .failed(let url, let card, let message):
-            emit(.error(card: card, message: "prefetch of '\(url)' failed: \(message)"))
+            emit(.error(card: card.map { CardID($0) }, message: "prefetch of '\(url)' failed: \(message)"))
         }
     }
 }

@@ -24,15 +24,15 @@ extension FeedSession {
             }
         }
         summary.cacheHitRatio = read == 0 ? 0 : Double(fromCache) / Double(read)
-        summary.prefetchFetchedBytes = prefetchLedger.fetchedBytes
-        summary.prefetchUsedBytes = prefetchLedger.usedBytes
-        summary.prefetchWastedBytes = prefetchLedger.wastedBytes
+        summary.prefetch.fetchedBytes = prefetchLedger.fetchedBytes
+        summary.prefetch.usedBytes = prefetchLedger.usedBytes
+        summary.prefetch.wastedBytes = prefetchLedger.wastedBytes
         let pool = await self.pool.statistics
-        summary.decodersCreated = pool.created
-        summary.decodersReused = pool.reused
+        summary.decoders.created = pool.created
+        summary.decoders.reused = pool.reused
         summary.peakRSSMB = peakRSSMB
-        summary.cdnRequests = networkRequests
-        summary.cdnBytes = networkBytes
+        summary.cdn.requests = networkRequests
+        summary.cdn.bytes = networkBytes
         return SessionOutcome(events: events, summary: summary, players: reports, warnings: warnings,
                               networkRequests: networkRequests, networkBytes: networkBytes)
     }

@@ -34,7 +34,7 @@ extension FeedSession {
         player.play(previewLimit: grant.previewSeconds.map { .milliseconds(Int64(($0 * 1000).rounded())) })
         players[instance]?.played = true
         cards[id]?.playing = true
-        emit(.playStart(card: id, widget: grant.card.widgetID, widgetType: grant.card.widgetType, userIntent: grant.userIntent))
+        emit(.playStart(card: CardID(id), widget: WidgetID(grant.card.widgetID), widgetType: grant.card.widgetType, userIntent: grant.userIntent))
         await handle(controller.setPlaying(grant.card.ref, granted: true, at: controllerTime))
     }
 
@@ -45,7 +45,7 @@ extension FeedSession {
         guard let card = cards[id], card.playing else { return }
         if let instance = card.player { players[instance]?.player.pause() }
         cards[id]?.playing = false
-        emit(.playStop(card: id, reason: revocation.reason))
+        emit(.playStop(card: CardID(id), reason: revocation.reason))
         await handle(controller.setPlaying(revocation.card.ref, granted: false, at: controllerTime))
     }
 
@@ -82,10 +82,7 @@ extension FeedSession {
         let current = cards[id]?.player == instance
         switch event {
         case .firstFrame(let ttff):
-            emit(.firstFrame(card: id, ttffMs: ttff.totalMs, phases: [
-                "manifestMs": ttff.manifestMs, "openMs": ttff.openMs, "probeMs": ttff.probeMs,
-                "codecOpenMs": ttff.codecOpenMs, "firstFrameMs": ttff.firstFrameMs,
-            ]))
+            emit(.firstFrame(card: CardID(id), ttffMs: ttff.totalMs, phases: ttff))
         case .stalled:
             // Prefetch yields at once; the next buffer report says when the player recovered.
             if current {
@@ -93,7 +90,7 @@ extension FeedSession {
                 await prefetch.reportBuffer(player: instance, bufferedMs: 0)
             }
         case .rebuffered(let waited):
-            emit(.stall(card: id, ms: waited.seconds * 1000))
+            emit(.stall(card: CardID(id), ms: waited.seconds * 1000))
         case .previewElapsed:
             if current { await tellArbiter(.previewElapsed, id) }
         case .ended:
@@ -102,7 +99,7 @@ extension FeedSession {
             // A player the session already unmounted is being stopped: its reads are cancelled,
             // and a read failing meanwhile is not something the user sees.
             guard current else { break }
-            emit(.error(card: id, message: error.description))
+            emit(.error(card: CardID(id), message: error.description))
             await tellArbiter(.ended, id)
         case .prepared, .prerolled, .paused, .bufferFull, .preempted, .stopped:
             break

@@ -145,11 +145,12 @@ public actor FeedSession {
         case .fetch(let fetch):
             fetches.append(fetch)
             let metrics = fetch.metrics
-            emit(.fetch(url: metrics.url, bytes: metrics.bytes, cacheHit: metrics.cacheHit, origin: fetch.origin, card: fetch.card))
+            emit(.fetch(url: metrics.url, bytes: metrics.bytes, cacheBytes: metrics.cacheHitBytes, cacheHit: metrics.cacheHit,
+                        origin: fetch.origin, card: fetch.card.map { CardID($0) }))
         case .prefetch(let event):
             prefetchReported(event)
         case .failure(let card, let message):
-            emit(.error(card: card, message: message))
+            emit(.error(card: card.map { CardID($0) }, message: message))
         }
     }
 

@@ -9,32 +9,14 @@ import ReelNet
 /// talks to it any other way. Requests are tracked by card: asking again for a card moves its
 /// request up (a `page` request becoming `imminent`), never down, and a cancel drops it.
 final class SessionPrefetch: Sendable {
-    /// How urgent a request is (`prefetch.categories` orders them, most urgent first).
-    enum Category: String, Sendable, CaseIterable {
-        /// The cards of the next screen.
-        case imminent
-        /// Cards farther inside the prefetch range.
-        case nearby
-        /// Videos of a page that just arrived.
-        case page
-        case background
-    }
-
-    /// One resource a prefetch request fetched, or found cached.
-    struct Item: Sendable {
-        var url: String
-        var bytes: Int64
-        var alreadyCached: Bool
-    }
-
     /// What the prefetcher reports, for the session's events.
     enum Event: Sendable {
-        case queued(url: String, card: String?, category: Category)
+        case queued(url: String, card: String?, category: PrefetchCategory)
         case started(url: String)
         case done(url: String, bytes: Int64)
         case cancelled(url: String, bytes: Int64)
         /// What one request fetched or found cached, item by item (manifests included).
-        case fetched(card: String?, items: [Item])
+        case fetched(card: String?, items: [PrefetchOutcome.Item])
         /// A request dropped after its retries (or refused).
         case failed(url: String, card: String?, message: String)
     }
@@ -86,12 +68,10 @@ final class SessionPrefetch: Sendable {
             for await event in prefetcher.events {
                 let url = event.videoURL.absoluteString
                 switch event.kind {
-                case .queued: onEvent(.queued(url: url, card: event.tag, category: Category(rawValue: event.category.rawValue) ?? .background))
+                case .queued: onEvent(.queued(url: url, card: event.tag, category: event.category))
                 case .started: onEvent(.started(url: url))
                 case .done(let bytes, let outcome):
-                    onEvent(.fetched(card: event.tag, items: (outcome.manifests + outcome.items).map {
-                        Item(url: $0.url, bytes: $0.bytes, alreadyCached: $0.alreadyCached)
-                    }))
+                    onEvent(.fetched(card: event.tag, items: outcome.manifests + outcome.items))
                     onEvent(.done(url: url, bytes: bytes))
                     requests.forget(event.id)
                 case .cancelled(let bytes):
@@ -112,9 +92,8 @@ final class SessionPrefetch: Sendable {
     /// Asks for the first segments of `video`, shown by `card`, in `category` (skipped when the
     /// category is not in `prefetch.categories`); `rank` orders requests of one category, nearer
     /// the viewport first. A card already asked for moves up, never down.
-    func request(card: String, video: URL, category: Category, rank: Int) async {
-        guard let prefetcher, let category = PrefetchCategory(rawValue: category.rawValue),
-              let tier = order.firstIndex(of: category) else { return }
+    func request(card: String, video: URL, category: PrefetchCategory, rank: Int) async {
+        guard let prefetcher, let tier = order.firstIndex(of: category) else { return }
         let open = requests.byCard.withLock { $0[card] }
         if let open {
             guard let current = order.firstIndex(of: open.category), tier < current else { return }

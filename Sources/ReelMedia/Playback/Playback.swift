@@ -108,7 +108,7 @@ public actor Playback {
             video: .init(
                 codec: video.format.codec, width: core.firstSize?.width ?? video.format.width,
                 height: core.firstSize?.height ?? video.format.height, frames: core.frames, fps: fps,
-                decodeMs: .init(Distribution(core.decodeMs)), late: render.late, dropped: render.dropped,
+                decodeMs: Distribution(core.decodeMs).percentiles, late: render.late, dropped: render.dropped,
                 stalls: render.stalls, stallMs: render.stallTime.milliseconds,
                 resolutionChanges: core.resolutionChanges, corruptPackets: reader.corruptPackets,
                 decodeErrors: core.decodeErrors, mediaSeconds: core.mediaSeconds),

@@ -17,25 +17,6 @@ public struct PlaybackReport: Sendable, Codable {
     public var errors: [String]
     public var wallMs: Double
 
-    private enum CodingKeys: String, CodingKey {
-        case url, variant, rendition, ttffMs, phases, network, video, audio, errors, wallMs
-    }
-
-    /// Writes absent values as explicit JSON nulls: scripts see every key, always.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(url, forKey: .url)
-        try container.encode(variant, forKey: .variant)
-        try container.encode(rendition, forKey: .rendition)
-        try container.encode(ttffMs, forKey: .ttffMs)
-        try container.encode(phases, forKey: .phases)
-        try container.encode(network, forKey: .network)
-        try container.encode(video, forKey: .video)
-        try container.encode(audio, forKey: .audio)
-        try container.encode(errors, forKey: .errors)
-        try container.encode(wallMs, forKey: .wallMs)
-    }
-
     public struct Phases: Sendable, Codable {
         public var manifestMs, openMs, probeMs, codecOpenMs, firstFrameMs: Double
     }
@@ -46,17 +27,6 @@ public struct PlaybackReport: Sendable, Codable {
         public var cacheHitBytes: Int64
         public var firstRequest: FirstRequest?
         public var perRequest: [Request]
-
-        private enum CodingKeys: String, CodingKey { case requests, bytes, cacheHitBytes, firstRequest, perRequest }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(requests, forKey: .requests)
-            try container.encode(bytes, forKey: .bytes)
-            try container.encode(cacheHitBytes, forKey: .cacheHitBytes)
-            try container.encode(firstRequest, forKey: .firstRequest)
-            try container.encode(perRequest, forKey: .perRequest)
-        }
     }
 
     public struct FirstRequest: Sendable, Codable {
@@ -96,15 +66,5 @@ public struct PlaybackReport: Sendable, Codable {
     public struct Audio: Sendable, Codable {
         public var codec: String
         public var frames: Int
-    }
-
-    public struct Percentiles: Sendable, Codable {
-        public var p50, p95, max: Double
-
-        public init(_ distribution: Distribution) {
-            p50 = distribution.p50
-            p95 = distribution.p95
-            max = distribution.max
-        }
     }
 }

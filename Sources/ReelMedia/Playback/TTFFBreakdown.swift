@@ -15,5 +15,28 @@ public struct TTFFBreakdown: Sendable, Hashable, Codable {
     public var firstFrameMs: Double = 0
     public var totalMs: Double = 0
 
-    public init() {}
+    public init(manifestMs: Double = 0, openMs: Double = 0, probeMs: Double = 0, codecOpenMs: Double = 0,
+                firstFrameMs: Double = 0, totalMs: Double = 0) {
+        self.manifestMs = manifestMs
+        self.openMs = openMs
+        self.probeMs = probeMs
+        self.codecOpenMs = codecOpenMs
+        self.firstFrameMs = firstFrameMs
+        self.totalMs = totalMs
+    }
+}
+
+extension TTFFBreakdown {
+    private enum Keys: String, CodingKey { case manifestMs, openMs, probeMs, codecOpenMs, firstFrameMs, totalMs }
+
+    /// A phase a file leaves out reads as 0 (events files written before a phase existed).
+    public init(from decoder: any Swift.Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        manifestMs = try container.decodeIfPresent(Double.self, forKey: .manifestMs) ?? 0
+        openMs = try container.decodeIfPresent(Double.self, forKey: .openMs) ?? 0
+        probeMs = try container.decodeIfPresent(Double.self, forKey: .probeMs) ?? 0
+        codecOpenMs = try container.decodeIfPresent(Double.self, forKey: .codecOpenMs) ?? 0
+        firstFrameMs = try container.decodeIfPresent(Double.self, forKey: .firstFrameMs) ?? 0
+        totalMs = try container.decodeIfPresent(Double.self, forKey: .totalMs) ?? 0
+    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Histogram
 import ReelCore
 import ReelNet
 
@@ -16,9 +15,9 @@ public actor DecoderPool {
     private var slots: [Slot] = []
     private var waiters: [Waiter] = []
     private var counters = DecoderPoolStatistics()
-    /// Acquire latency in microseconds: every grant, and grants of a matching idle decoder.
-    private var latency = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
-    private var idleMatchLatency = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+    /// Acquire latency: every grant, and grants of a matching idle decoder.
+    private var latency = Distribution()
+    private var idleMatchLatency = Distribution()
     private var tick: UInt64 = 0
     private var nextDecoderID = 0
     private var nextWaiterID = 0
@@ -124,8 +123,8 @@ public actor DecoderPool {
         snapshot.held = slots.filter { $0.holder != nil }.count
         snapshot.waiting = waiters.count
         snapshot.breaches += slots.reduce(0) { $0 + $1.decoder.breachCount }
-        snapshot.acquireMs = Self.summary(latency)
-        snapshot.idleMatchAcquireMs = Self.summary(idleMatchLatency)
+        snapshot.acquireMs = latency.percentiles
+        snapshot.idleMatchAcquireMs = idleMatchLatency.percentiles
         return snapshot
     }
 
@@ -161,7 +160,7 @@ public actor DecoderPool {
             guard let index = slotIndex(id) else { return nil }
             counters.reused += 1
             let decoder = grant(index, to: ticket, format: stream.format, started: started)
-            if !waited { idleMatchLatency.record(Self.microseconds(since: started)) }
+            if !waited { idleMatchLatency.record((ContinuousClock.now - started).milliseconds) }
             emit(.granted(card: ticket.card, decoder: decoder.id, .reused))
             return decoder
         case .create:
@@ -258,7 +257,7 @@ public actor DecoderPool {
         slots[index].lastUsed = nextTick()
         decoder.setHolder(ticket)
         ticket.grant(decoder)
-        latency.record(Self.microseconds(since: started))
+        latency.record((ContinuousClock.now - started).milliseconds)
         return decoder
     }
 
@@ -313,21 +312,5 @@ public actor DecoderPool {
 
     private nonisolated func cancelled(_ ticket: DecoderTicket) -> ReelError {
         ReelError(.cancelled, "waiting for a decoder for card \(ticket.card) cancelled")
-    }
-
-    private static func microseconds(since start: ContinuousClock.Instant) -> UInt64 {
-        let elapsed = ContinuousClock.now - start
-        let (seconds, attoseconds) = elapsed.components
-        return UInt64(max(0, seconds)) * 1_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000_000)
-    }
-
-    private static func summary(_ histogram: Histogram<UInt64>) -> DecoderPoolStatistics.Latency {
-        var result = DecoderPoolStatistics.Latency()
-        result.count = Int(histogram.totalCount)
-        guard histogram.totalCount > 0 else { return result }
-        result.p50 = Double(histogram.valueAtPercentile(50)) / 1000
-        result.p99 = Double(histogram.valueAtPercentile(99)) / 1000
-        result.max = Double(histogram.max) / 1000
-        return result
     }
 }

@@ -1,3 +1,5 @@
+import ReelCore
+
 /// What the decoder pool did so far: how each acquire was served, waits and preemptions, its
 /// invariants, and the acquire latency (measured on the pool from the request to the grant).
 public struct DecoderPoolStatistics: Sendable, Hashable, Codable {
@@ -26,8 +28,8 @@ public struct DecoderPoolStatistics: Sendable, Hashable, Codable {
     /// to: always 0 unless the pool is broken.
     public var breaches = 0
     /// Acquire latency over every grant, and over grants of a matching idle decoder.
-    public var acquireMs = Latency()
-    public var idleMatchAcquireMs = Latency()
+    public var acquireMs = Percentiles()
+    public var idleMatchAcquireMs = Percentiles()
 
     public init() {}
 
@@ -36,14 +38,4 @@ public struct DecoderPoolStatistics: Sendable, Hashable, Codable {
 
     /// Share of grants served by reuse (1 when there was none).
     public var reuseRatio: Double { acquires == 0 ? 1 : Double(reused) / Double(acquires) }
-
-    /// Percentiles of a latency histogram, in milliseconds.
-    public struct Latency: Sendable, Hashable, Codable {
-        public var count = 0
-        public var p50 = 0.0
-        public var p99 = 0.0
-        public var max = 0.0
-
-        public init() {}
-    }
 }

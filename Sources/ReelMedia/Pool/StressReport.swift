@@ -1,3 +1,5 @@
+import ReelCore
+
 /// What `reel stress` measured, in the shape `--json` prints.
 public struct StressReport: Sendable, Codable {
     public var widgets: Int
@@ -14,9 +16,9 @@ public struct StressReport: Sendable, Codable {
     public var errorMessages: [String]
     public var acquires: Int
     /// Acquire latency over every grant (waits included), in milliseconds.
-    public var acquireMs: Latency
+    public var acquireMs: Percentiles
     /// Acquire latency of grants a matching idle decoder served at once.
-    public var idleMatchAcquireMs: Latency
+    public var idleMatchAcquireMs: Percentiles
     public var decoders: Decoders
     public var waits: Int
     public var preemptions: Int
@@ -24,7 +26,7 @@ public struct StressReport: Sendable, Codable {
     public var frames: Int
     public var cards: Cards
     /// Time to first frame from the play request, over players that showed one.
-    public var ttffMs: Latency
+    public var ttffMs: Percentiles
     /// Frames that reached a renderer after their due time, and times a player ran dry.
     public var stalls: Int
     public var rebuffers: Int
@@ -35,12 +37,6 @@ public struct StressReport: Sendable, Codable {
     /// RSS grew past the bound after warm-up.
     public var leak: Bool
     public var passed: Bool
-
-    public struct Latency: Sendable, Codable {
-        public var p50: Double
-        public var p99: Double
-        public var max: Double
-    }
 
     public struct Decoders: Sendable, Codable {
         public var created: Int

@@ -178,9 +178,6 @@ public actor StressRun {
         let limit = mid * (1 + options.leakFraction) + options.leakSlackMB
         let later = samples.filter { $0.at >= total / 2 }
         let ttff = Distribution(tally.ttff)
-        func latency(_ value: DecoderPoolStatistics.Latency) -> StressReport.Latency {
-            .init(p50: value.p50, p99: value.p99, max: value.max)
-        }
         let leak = endMB > limit
         let warm = midStats ?? DecoderPoolStatistics()
         let laterAcquires = stats.acquires - warm.acquires
@@ -189,13 +186,13 @@ public actor StressRun {
         return StressReport(
             widgets: options.widgets, poolSize: options.poolSize, seconds: elapsed.seconds, seed: options.seed,
             reuseRatio: stats.reuseRatio, reuseRatioAfterWarmUp: laterReuse, errors: tally.errorCount, errorMessages: tally.errors,
-            acquires: stats.acquires, acquireMs: latency(stats.acquireMs), idleMatchAcquireMs: latency(stats.idleMatchAcquireMs),
+            acquires: stats.acquires, acquireMs: stats.acquireMs, idleMatchAcquireMs: stats.idleMatchAcquireMs,
             decoders: .init(created: stats.created, reused: stats.reused, reconfigured: stats.reconfigured,
                             evicted: stats.evicted, maxLive: stats.maxLive),
             waits: stats.waits, preemptions: stats.preemptions, frames: tally.frames,
             cards: .init(mounts: tally.mounts, plays: tally.plays, pauses: tally.pauses, unmounts: tally.unmounts,
                          ended: tally.ended),
-            ttffMs: .init(p50: ttff.p50, p99: ttff.p99, max: ttff.max),
+            ttffMs: ttff.percentiles,
             stalls: tally.stalls, rebuffers: tally.rebuffers,
             rss: .init(startMB: startMB, midMB: mid, endMB: endMB, peakMB: samples.map(\.mb).max() ?? endMB,
                        limitMB: limit, afterWarmUpMinMB: later.map(\.mb).min() ?? endMB,

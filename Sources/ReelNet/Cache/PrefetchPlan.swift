@@ -68,32 +68,26 @@ public struct PrefetchOutcome: Sendable, Codable {
         public var url: String
         public var kind: ResourceKind
         public var bytes: Int64
+        /// Of `bytes`, those the cache served (the cached start of a resumed entry, another
+        /// reader's transfer); all of them when `alreadyCached`.
+        public var cacheBytes: Int64
         public var alreadyCached: Bool
         /// The byte range asked for (`first-last`), or nil for the whole resource.
         public var range: String?
 
-        init(url: String, kind: ResourceKind, bytes: Int64, alreadyCached: Bool, range: String? = nil) {
+        init(url: String, kind: ResourceKind, bytes: Int64, cacheBytes: Int64? = nil, alreadyCached: Bool,
+             range: String? = nil) {
             self.url = url
             self.kind = kind
             self.bytes = bytes
+            self.cacheBytes = alreadyCached ? bytes : cacheBytes ?? 0
             self.alreadyCached = alreadyCached
             self.range = range
         }
 
         init(_ metrics: TransferMetrics) {
-            self.init(url: metrics.url, kind: metrics.kind, bytes: metrics.bytes, alreadyCached: metrics.cacheHit)
-        }
-
-        private enum CodingKeys: String, CodingKey { case url, kind, bytes, alreadyCached, range }
-
-        /// Writes `range` as an explicit null for a whole resource: scripts see every key.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(url, forKey: .url)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(bytes, forKey: .bytes)
-            try container.encode(alreadyCached, forKey: .alreadyCached)
-            try container.encode(range, forKey: .range)
+            self.init(url: metrics.url, kind: metrics.kind, bytes: metrics.bytes, cacheBytes: metrics.cacheHitBytes,
+                      alreadyCached: metrics.cacheHit)
         }
     }
 
@@ -104,11 +98,11 @@ public struct PrefetchOutcome: Sendable, Codable {
 
     /// Bytes fetched from the network (manifests included).
     public var fetchedBytes: Int64 {
-        (manifests + items).filter { !$0.alreadyCached }.reduce(0) { $0 + $1.bytes }
+        (manifests + items).reduce(0) { $0 + $1.bytes - $1.cacheBytes }
     }
 
     /// Bytes that were already cached (manifests included).
     public var cachedBytes: Int64 {
-        (manifests + items).filter(\.alreadyCached).reduce(0) { $0 + $1.bytes }
+        (manifests + items).reduce(0) { $0 + $1.cacheBytes }
     }
 }

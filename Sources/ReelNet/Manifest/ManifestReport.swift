@@ -24,17 +24,6 @@ public struct ManifestReport: Codable, Sendable, Hashable {
         public var height: Int?
         public var codecs: String?
         public var audioGroup: String?
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(uri, forKey: .uri)
-            try container.encode(resolvedURI, forKey: .resolvedURI)
-            try container.encode(bandwidth, forKey: .bandwidth)
-            try container.encode(width, forKey: .width)
-            try container.encode(height, forKey: .height)
-            try container.encode(codecs, forKey: .codecs)
-            try container.encode(audioGroup, forKey: .audioGroup)
-        }
     }
 
     public struct RenditionEntry: Codable, Sendable, Hashable {
@@ -53,17 +42,6 @@ public struct ManifestReport: Codable, Sendable, Hashable {
         public var key: KeyEntry?
         public var map: MapEntry?
         public var discontinuity: Bool
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(uri, forKey: .uri)
-            try container.encode(resolvedURI, forKey: .resolvedURI)
-            try container.encode(duration, forKey: .duration)
-            try container.encode(byteRange, forKey: .byteRange)
-            try container.encode(key, forKey: .key)
-            try container.encode(map, forKey: .map)
-            try container.encode(discontinuity, forKey: .discontinuity)
-        }
     }
 
     public struct KeyEntry: Codable, Sendable, Hashable {
@@ -71,26 +49,12 @@ public struct ManifestReport: Codable, Sendable, Hashable {
         public var uri: String
         /// `0x` + 32 hex digits.
         public var iv: String?
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(method, forKey: .method)
-            try container.encode(uri, forKey: .uri)
-            try container.encode(iv, forKey: .iv)
-        }
     }
 
     public struct MapEntry: Codable, Sendable, Hashable {
         public var uri: String
         public var resolvedURI: String
         public var byteRange: ByteRange?
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(uri, forKey: .uri)
-            try container.encode(resolvedURI, forKey: .resolvedURI)
-            try container.encode(byteRange, forKey: .byteRange)
-        }
     }
 
     public var type: Kind

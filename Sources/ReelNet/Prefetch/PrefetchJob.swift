@@ -71,6 +71,7 @@ struct PrefetchJob: Sendable {
                 let metrics = source.metrics
                 bytes += metrics.bytes - metrics.cacheHitBytes
                 outcome.items.append(.init(url: spec.url.absoluteString, kind: spec.kind, bytes: metrics.bytes,
+                                           cacheBytes: metrics.cacheHitBytes,
                                            alreadyCached: metrics.cacheHit, range: range))
             }
             return Result(end: .completed, networkBytes: bytes, outcome: outcome)
