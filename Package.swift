@@ -29,6 +29,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
@@ -55,6 +56,7 @@ let package = Package(
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
@@ -64,6 +66,7 @@ let package = Package(
                 "ReelCore", "CCurl", "CReelShims",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
@@ -72,6 +75,7 @@ let package = Package(
             dependencies: [
                 "ReelCore", "ReelNet", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CReelShims",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
@@ -90,6 +94,7 @@ let package = Package(
             dependencies: [
                 "ReelCore", "ReelNet", "ReelMedia",
                 .product(name: "Collections", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
@@ -107,6 +112,7 @@ let package = Package(
             name: "reel",
             dependencies: [
                 "ReelCore", "ReelNet", "ReelMedia", "ReelServer", "ReelEngine", "ReelHarness",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
             ],
@@ -115,7 +121,7 @@ let package = Package(
 
         // Tests: one target per module, plus end-to-end tests that run the `reel` binary, sharing
         // a small support library (sample index, the built tool, the CDN simulator).
-        .target(name: "ReelTestSupport", dependencies: ["ReelServer", "ReelCore"], path: "Tests/Support", swiftSettings: strictSwift),
+        .target(name: "ReelTestSupport", dependencies: ["ReelServer", "ReelCore", .product(name: "Logging", package: "swift-log")], path: "Tests/Support", swiftSettings: strictSwift),
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"], swiftSettings: strictSwift),
         .testTarget(name: "ReelNetTests", dependencies: ["ReelNet", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),

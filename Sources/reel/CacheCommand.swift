@@ -30,7 +30,10 @@ struct CacheCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var config: ConfigOptions
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.bootstrap()
             try await CLIOutput.run("cache stats") {
                 let cache = try await self.cache.openOrThrow(try config.resolve())
                 let stats = cache.statistics()
@@ -55,7 +58,10 @@ struct CacheCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var config: ConfigOptions
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.bootstrap()
             try await CLIOutput.run("cache verify") {
                 let cache = try await self.cache.openOrThrow(try config.resolve())
                 let repair = self.repair
@@ -78,7 +84,10 @@ struct CacheCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var config: ConfigOptions
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.bootstrap()
             try await CLIOutput.run("cache clear") {
                 let cache = try await self.cache.openOrThrow(try config.resolve())
                 let before = cache.statistics()

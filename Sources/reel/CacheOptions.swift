@@ -31,7 +31,7 @@ struct CacheOptions: ParsableArguments {
     func open(_ settings: ReelConfig) async throws -> Cache {
         let directory = location(settings), limit = limit(settings)
         return try await BlockingPool.shared.run {
-            Cache.open(directory: directory, maxBytes: limit, warn: { ConfigOptions.warn($0) })
+            Cache.open(directory: directory, maxBytes: limit)
         }
     }
 
@@ -39,7 +39,7 @@ struct CacheOptions: ParsableArguments {
     func openOrThrow(_ settings: ReelConfig) async throws -> Cache {
         let directory = location(settings), limit = limit(settings)
         return try await BlockingPool.shared.run {
-            try Cache.openOrThrow(directory: directory, maxBytes: limit, warn: { ConfigOptions.warn($0) })
+            try Cache.openOrThrow(directory: directory, maxBytes: limit)
         }
     }
 }

@@ -18,7 +18,10 @@ struct ConfigCommand: AsyncParsableCommand {
         @Flag(help: "Print a JSON array of {key, type, default, description}.")
         var json = false
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.bootstrap()
             try await CLIOutput.run("config defaults") { try execute() }
         }
 
@@ -47,7 +50,10 @@ struct ConfigCommand: AsyncParsableCommand {
         @Flag(help: "Print one flat JSON object of key -> value.")
         var json = false
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.bootstrap()
             try await CLIOutput.run("config show") { try execute() }
         }
 
@@ -85,7 +91,10 @@ struct ConfigCommand: AsyncParsableCommand {
         }
 
         /// Checks every file, even after a bad one, and fails at the end if any was bad.
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.bootstrap()
             var failures = 0
             for file in files {
                 do {

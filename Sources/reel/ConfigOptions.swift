@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ReelCore
 
 /// `--config FILE` and `--set key=value`, both repeatable, for every command: built-in defaults
@@ -32,6 +33,6 @@ struct ConfigOptions: ParsableArguments {
 
     /// Writes one line to standard error.
     static func warn(_ line: String) {
-        FileHandle.standardError.write(Data("warning: \(line)\n".utf8))
+        ReelLog.config.warning("\(line)")
     }
 }

@@ -30,7 +30,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.bootstrap()
         try await CLIOutput.run("demo") { try await execute() }
     }
 

@@ -55,7 +55,10 @@ struct FeedCommand: AsyncParsableCommand {
             if let pages, pages < 1 { throw ValidationError("--pages must be at least 1") }
         }
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.bootstrap()
             try await CLIOutput.run("feed build") { try execute() }
         }
 
@@ -107,7 +110,10 @@ struct FeedCommand: AsyncParsableCommand {
         @Flag(help: "Print one JSON object per event (transition, page, tap).")
         var json = false
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.bootstrap()
             try await CLIOutput.run("feed visibility") { try execute() }
         }
 
@@ -205,7 +211,10 @@ extension FeedCommand {
         @Flag(help: "Print the summary as JSON ({a, b, ratios} with --compare).")
         var json = false
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.bootstrap()
             try await CLIOutput.run("feed run") { try await execute() }
         }
 
@@ -294,7 +303,10 @@ extension FeedCommand {
         @Flag(help: "Print {facts, violations: [{kind, t, cards, message}]} as JSON.")
         var json = false
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.bootstrap()
             let violations = try await CLIOutput.run("feed check-events") { () throws -> [PlayRuleViolation] in
                 let config = try options.resolve()
                 let facts = try SessionEvent.load(path: file).compactMap(\.playFact)
@@ -354,7 +366,10 @@ extension FeedCommand {
 
         @OptionGroup var options: ConfigOptions
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.bootstrap()
             try await CLIOutput.run("feed report") {
                 _ = try options.resolve()
                 let report = try HTMLReport.load(events: events, summaries: summaries, titles: titles)

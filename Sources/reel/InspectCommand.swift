@@ -32,7 +32,10 @@ struct InspectCommand: AsyncParsableCommand {
 
     @OptionGroup var config: ConfigOptions
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.bootstrap()
         try await CLIOutput.run("inspect") { try await execute() }
     }
 

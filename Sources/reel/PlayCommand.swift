@@ -79,7 +79,10 @@ struct PlayCommand: AsyncParsableCommand {
         if offline && noCache { throw ValidationError("--offline plays from the cache; it cannot be used with --no-cache") }
     }
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.bootstrap()
         try await CLIOutput.run("play") { try await execute() }
     }
 

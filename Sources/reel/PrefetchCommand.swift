@@ -63,7 +63,10 @@ struct PrefetchCommand: AsyncParsableCommand {
         }
     }
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.bootstrap()
         try await CLIOutput.run("prefetch") { try await execute() }
     }
 

@@ -80,7 +80,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.bootstrap()
         try await CLIOutput.run("serve") { try await execute() }
     }
 

@@ -52,7 +52,10 @@ struct StressCommand: AsyncParsableCommand {
         if !(seconds > 0) { throw ValidationError("--seconds must be more than 0 (got \(seconds))") }
     }
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
+        logging.bootstrap()
         try await CLIOutput.run("stress") { try await execute() }
     }
 

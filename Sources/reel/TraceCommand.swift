@@ -44,7 +44,10 @@ struct TraceCommand: AsyncParsableCommand {
             if !(seconds > 0 && seconds <= 86_400) { throw ValidationError("--seconds must be in (0, 86400]") }
         }
 
+        @OptionGroup var logging: LoggingOptions
+
         func run() async throws {
+            logging.bootstrap()
             try await CLIOutput.run("trace generate") {
                 let config = try options.resolve()
                 let api = FeedAPI(catalog: try feed.catalog(config), config: config)

@@ -132,7 +132,7 @@ struct CacheDataSourceTests {
             try Data("x".utf8).write(to: file)
             let warnings = WarningLog()
             let directory = file.appendingPathComponent("cache")
-            let cache = try await BlockingPool.shared.run { Cache.open(directory: directory, maxBytes: 1 << 20, warn: { warnings.add($0) }) }
+            let cache = try await BlockingPool.shared.run { Cache.open(directory: directory, maxBytes: 1 << 20, logger: warnings.logger()) }
             #expect(!cache.isEnabled)
             #expect(warnings.lines.count == 1 && warnings.lines[0].contains(directory.path), "\(warnings.lines)")
             for _ in 0..<2 {

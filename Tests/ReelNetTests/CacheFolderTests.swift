@@ -27,7 +27,7 @@ struct CacheFolderTests {
     }
 
     static func open(_ directory: URL, warnings: WarningLog) async throws -> Cache {
-        try await BlockingPool.shared.run { Cache.open(directory: directory, maxBytes: 1 << 20, warn: { warnings.add($0) }) }
+        try await BlockingPool.shared.run { Cache.open(directory: directory, maxBytes: 1 << 20, logger: warnings.logger()) }
     }
 
     @Test func aFolderHoldingOtherFilesIsRefusedAndNothingInItChanges() async throws {
@@ -183,6 +183,56 @@ struct CacheFolderTests {
             try await CacheHarness.settle(cache)
             #expect(cache.entries.count == 1)
             #expect(warnings.lines.isEmpty, "\(warnings.lines)")
+            try await CacheHarness.close(cache)
+        }
+    }
+}
+
+/// The order a sealed entry becomes durable in: fsync of the file, rename into `data/`, fsync of
+/// the shard folder, and only then the index row (a crash between rename and row leaves an
+/// orphan file, never a row whose rename a power loss undid).
+@Suite("Cache durability")
+struct CacheDurabilityTests {
+    /// Records each call, and whether the index already names the key at the folder sync.
+    final class RecordingFileSystem: CacheFileSystem {
+        let steps = Locked<[String]>([])
+        let cache = Locked<Cache?>(nil)
+        let key: String
+
+        init(key: String) { self.key = key }
+
+        func sync(_ descriptor: Int32, path: String) throws {
+            steps.withLock { $0.append("sync file") }
+            try PosixCacheFileSystem().sync(descriptor, path: path)
+        }
+
+        func rename(_ from: String, to: String) throws {
+            steps.withLock { $0.append("rename") }
+            try PosixCacheFileSystem().rename(from, to: to)
+        }
+
+        func syncDirectory(_ folder: String) throws {
+            let indexed = cache.withLock { $0?.peek(key) != nil }
+            steps.withLock { $0.append(indexed ? "sync folder (row written)" : "sync folder") }
+            try PosixCacheFileSystem().syncDirectory(folder)
+        }
+    }
+
+    @Test func theShardFolderIsSyncedAfterTheRenameAndBeforeTheIndexRow() async throws {
+        let blob = CacheHarness.bytes(20_000)
+        try await CacheHarness.with(["d.bin": blob]) { harness in
+            let spec = DataSpec(url: harness.url("d.bin"), kind: .segment)
+            let fileSystem = RecordingFileSystem(key: spec.cacheKey)
+            let directory = harness.cacheDirectory
+            let cache = try await BlockingPool.shared.run {
+                try Cache.openOrThrow(directory: directory, maxBytes: 1 << 20, fileSystem: fileSystem)
+            }
+            fileSystem.cache.withLock { $0 = cache }
+            _ = try await CacheHarness.read(harness.factory(cache), spec)
+            try await CacheHarness.settle(cache)
+            #expect(fileSystem.steps.withLock { $0 } == ["sync file", "rename", "sync folder"])
+            #expect(cache.peek(spec.cacheKey)?.isComplete == true)
+            fileSystem.cache.withLock { $0 = nil }
             try await CacheHarness.close(cache)
         }
     }

@@ -54,7 +54,7 @@ struct CacheHarness {
     /// Opens the cache on a dedicated thread.
     func openCache(maxBytes: Int64 = 64 << 20, warnings: WarningLog = WarningLog()) async throws -> Cache {
         let directory = cacheDirectory
-        return try await BlockingPool.shared.run { Cache.open(directory: directory, maxBytes: maxBytes, warn: { warnings.add($0) }) }
+        return try await BlockingPool.shared.run { Cache.open(directory: directory, maxBytes: maxBytes, logger: warnings.logger()) }
     }
 
     func factory(_ cache: Cache, origin: CacheOrigin = .playback,
@@ -115,12 +115,8 @@ final class RequestRecorder: Sendable {
     var entries: [RequestLogEntry] { list.current }
 }
 
-/// Warnings a cache printed.
-final class WarningLog: Sendable {
-    private let list = Locked<[String]>([])
-    func add(_ line: String) { list.withLock { $0.append(line) } }
-    var lines: [String] { list.withLock { $0 } }
-}
+/// Warnings a cache logged.
+typealias WarningLog = LogRecorder
 
 /// Cache events an observer saw.
 final class EventLog: Sendable {

@@ -130,6 +130,21 @@ struct TransferEngineTests {
         }
     }
 
+    /// libcurl refuses a string longer than 8,000,000 bytes: the transfer fails at once naming the option,
+    /// without a request or a retry, instead of going out half configured.
+    @Test func anOptionLibcurlRefusesFailsTheTransferNamingIt() async throws {
+        try await Self.withBlob(size: 10) { server, _ in
+            try await withEngine(Self.options { $0.userAgent = String(repeating: "x", count: 8_000_001) }) { engine in
+                let url = server.url(for: "blob.bin")
+                let error = await #expect(throws: ReelError.self) { try await Self.fetch(engine, DataSpec(url: url, kind: .segment)) }
+                #expect(error?.code == .networkFailed)
+                #expect(error?.message.contains("libcurl refused CURLOPT_USERAGENT for '\(url.absoluteString)'") == true,
+                        "\(String(describing: error))")
+                #expect(server.bill().requests == 0 && engine.statistics.attempts == 1)
+            }
+        }
+    }
+
     @Test func retriesServerErrorsThenSucceeds() async throws {
         try await Self.withBlob(size: 20_000) { server, bytes in
             server.injectFault(.status(503), path: "/blob.bin", count: 2)

@@ -3,18 +3,25 @@ import CAVFormat
 import CAVUtil
 import CReelShims
 import Foundation
+import Logging
+import ReelCore
 
-/// FFmpeg's log, captured per thread: a playback collects the errors FFmpeg prints while it
-/// works on the playback's thread (a segment that failed to load, corrupt data) into its report,
-/// instead of letting them reach the terminal. Warnings (probing advice) are dropped;
-/// `REEL_FFMPEG_LOG=1` prints everything to stderr.
+/// FFmpeg's log: every line goes to the `reel.ffmpeg` logger (errors at `info`, warnings and
+/// FFmpeg's info and verbose lines at `debug`, its debug lines at `trace`), and a playback collects the errors FFmpeg prints while
+/// it works on the playback's thread (a segment that failed to load, corrupt data) into its
+/// report. FFmpeg formats only the lines the logger's level lets through (and always errors).
 final class FFmpegLog {
     private(set) var lines: [String] = []
     private static let threadKey = "reel.ffmpegLog"
-    private static let echo = ProcessInfo.processInfo.environment["REEL_FFMPEG_LOG"] != nil
+    private static let logger = ReelLog.ffmpeg
 
     private static let installed: Bool = {
-        reel_shim_av_log_install(ffmpegLogSink, echo ? AV_LOG_DEBUG : AV_LOG_WARNING)
+        let threshold = switch logger.logLevel {
+        case .trace: AV_LOG_DEBUG
+        case .debug: AV_LOG_VERBOSE
+        default: AV_LOG_ERROR
+        }
+        reel_shim_av_log_install(ffmpegLogSink, threshold)
         return true
     }()
 
@@ -29,10 +36,11 @@ final class FFmpegLog {
     }
 
     fileprivate static func receive(level: Int32, line: String) {
-        if echo { FileHandle.standardError.write(Data(line.utf8)) }
-        guard level <= AV_LOG_ERROR, let log = Thread.current.threadDictionary[threadKey] as? FFmpegLog else { return }
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !text.isEmpty && log.lines.count < 100 { log.lines.append(text) }
+        guard !text.isEmpty else { return }
+        logger.log(level: level <= AV_LOG_ERROR ? .info : level <= AV_LOG_VERBOSE ? .debug : .trace, "\(text)")
+        guard level <= AV_LOG_ERROR, let log = Thread.current.threadDictionary[threadKey] as? FFmpegLog else { return }
+        if log.lines.count < 100 { log.lines.append(text) }
     }
 }
 

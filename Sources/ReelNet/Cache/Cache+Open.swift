@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ReelCore
 
 #if canImport(Glibc)
@@ -9,26 +10,26 @@ import Glibc
 /// sweep what a crash left, and evict down to the cap.
 extension Cache {
     /// Opens the cache in `directory`, or returns a disabled cache (every read a miss, nothing
-    /// written) after one warning when the folder cannot be used: playback goes on without it.
+    /// written) after one warning (to `logger`) when the folder cannot be used: playback goes on without it.
     /// Blocking (file system, SQLite): call it from a dedicated thread.
     public static func open(directory: URL, maxBytes: Int64,
-                            warn: @escaping @Sendable (String) -> Void = { _ in }) -> Cache {
+                            logger: Logger = ReelLog.cache) -> Cache {
         do {
-            return try openOrThrow(directory: directory, maxBytes: maxBytes, warn: warn)
+            return try openOrThrow(directory: directory, maxBytes: maxBytes, logger: logger)
         } catch let error as ReelError {
-            warn("cache disabled: \(error.message)")
-            return disabled(directory: directory, maxBytes: maxBytes, reason: error.message, warn: warn)
+            logger.warning("cache disabled: \(error.message)")
+            return disabled(directory: directory, maxBytes: maxBytes, reason: error.message, logger: logger)
         } catch {
-            warn("cache disabled: \(error)")
-            return disabled(directory: directory, maxBytes: maxBytes, reason: "\(error)", warn: warn)
+            logger.warning("cache disabled: \(error)")
+            return disabled(directory: directory, maxBytes: maxBytes, reason: "\(error)", logger: logger)
         }
     }
 
     /// Opens the cache in `directory`, throwing a `ReelError` (`.cacheIO`) when the folder cannot
     /// be used or another process holds it. A corrupt index is not an error: it is replaced by an
     /// empty one (and the orphaned content files removed) after a warning.
-    public static func openOrThrow(directory: URL, maxBytes: Int64,
-                                   warn: @escaping @Sendable (String) -> Void = { _ in }) throws -> Cache {
+    public static func openOrThrow(directory: URL, maxBytes: Int64, logger: Logger = ReelLog.cache,
+                                   fileSystem: any CacheFileSystem = .posix) throws -> Cache {
         let path = directory.path
         try CacheFolder.claim(path)
         for folder in ["\(path)/data", "\(path)/tmp"] {
@@ -54,7 +55,7 @@ extension Cache {
                 loaded = try store.loadEntries()
                 counters = try store.loadCounters()
             } catch let error as ReelError where error.code == .cacheCorrupt {
-                warn("cache index '\(indexPath)' is corrupt (\(error.message)); starting with an empty cache")
+                logger.warning("cache index '\(indexPath)' is corrupt (\(error.message)); starting with an empty cache")
                 for suffix in ["", "-wal", "-shm"] { CacheFiles.remove(indexPath + suffix) }
                 store = try CacheIndexStore(path: indexPath)
                 clean = false
@@ -89,7 +90,7 @@ extension Cache {
             state.pending = CacheIndexBatch()
             state.indexBytes = store.footprintBytes
             let cache = Cache(directory: directory, maxBytes: maxBytes, disabledReason: nil, store: store,
-                              state: state, lockDescriptor: lockDescriptor, warn: warn)
+                              state: state, lockDescriptor: lockDescriptor, logger: logger, fileSystem: fileSystem)
             cache.evictOverflow()
             return cache
         } catch {
@@ -100,11 +101,11 @@ extension Cache {
 
     /// A cache that holds nothing and writes nothing.
     public static func disabled(directory: URL, maxBytes: Int64, reason: String,
-                                warn: @escaping @Sendable (String) -> Void = { _ in }) -> Cache {
+                                logger: Logger = ReelLog.cache) -> Cache {
         var state = State()
         state.writesEnabled = false
         return Cache(directory: directory, maxBytes: maxBytes, disabledReason: reason, store: nil, state: state,
-                     lockDescriptor: -1, warn: warn)
+                     lockDescriptor: -1, logger: logger)
     }
 
     /// One process uses a cache folder at a time: an exclusive `flock` on `<dir>/lock`, which

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ReelCore
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Glibc
 /// `maxBytes`, keyed by `DataSpec.cacheKey`, content files named by a hash of the key, an index
 /// in SQLite (WAL) mirrored in memory. See docs/cache.md for the layout and the atomicity argument.
 ///
-/// A `final class` guarded by `Locked` values rather than the actor DESIGN.md lists: its callers are
+/// A `final class` guarded by `Locked` values rather than an actor (DESIGN.md, Threads): its callers are
 /// data sources, which block on dedicated threads by contract, and must look entries up
 /// synchronously without hopping to the cooperative pool (an actor would force every read
 /// through `await`, or a blocking bridge per lookup). Lookups and LRU touches run in memory under
@@ -26,7 +27,10 @@ public final class Cache: Sendable {
     let state: Locked<State>
     private let store: Locked<CacheIndexStore?>
     private let lockDescriptor: Int32
-    private let warn: @Sendable (String) -> Void
+    /// Where the cache says what went wrong (`reel.cache` unless the opener gave another).
+    let logger: Logger
+    /// How sealed files are made durable (the real file system, or a test's seam).
+    let fileSystem: any CacheFileSystem
     private let commits = DispatchQueue(label: "reel.cache.commit")
     /// Fires whenever a transfer into the cache receives bytes (see `bytesInFlight(of:)`).
     public let progress = ChangeSignal()
@@ -56,7 +60,8 @@ public final class Cache: Sendable {
     private static let touchBatch = 1024
 
     init(directory: URL, maxBytes: Int64, disabledReason: String?, store: sending CacheIndexStore?,
-                 state: sending State, lockDescriptor: Int32, warn: @escaping @Sendable (String) -> Void) {
+                 state: sending State, lockDescriptor: Int32, logger: Logger,
+         fileSystem: any CacheFileSystem = .posix) {
         self.directory = directory
         self.path = directory.path
         self.maxBytes = maxBytes
@@ -64,7 +69,8 @@ public final class Cache: Sendable {
         self.store = Locked(store)
         self.state = Locked(state)
         self.lockDescriptor = lockDescriptor
-        self.warn = warn
+        self.logger = logger
+        self.fileSystem = fileSystem
     }
 
     // Every commit block holds `self`, so by the time this runs the queue has nothing of ours left.
@@ -193,7 +199,7 @@ public final class Cache: Sendable {
         }
         guard let generation else { return nil }
         do {
-            return try CacheWriter(directory: path, key: key, kind: kind, generation: generation,
+            return try CacheWriter(directory: path, key: key, kind: kind, generation: generation, fileSystem: fileSystem,
                                    reserve: { [weak self] in self?.reserveTemporary($0) ?? false },
                                    release: { [weak self] in self?.releaseTemporary($0) })
         } catch let error as ReelError {
@@ -238,7 +244,7 @@ public final class Cache: Sendable {
             defer { state.writesEnabled = false }
             return state.writesEnabled
         }
-        if first { warn("cache writes stopped: \(error.message); playing on without caching") }
+        if first { logger.warning("cache writes stopped: \(error.message); playing on without caching") }
     }
 
     /// Seals a transfer's file into the cache (complete or partial) and takes the transfer out of

@@ -29,11 +29,13 @@ final class CacheWriter: DataSink, @unchecked Sendable {
     /// bytes are given back with `release` when the file is sealed or dropped.
     private let reserve: (Int64) -> Bool
     private let release: (Int64) -> Void
+    private let fileSystem: any CacheFileSystem
 
-    init(directory: String, key: String, kind: ResourceKind, generation: Int64,
+    init(directory: String, key: String, kind: ResourceKind, generation: Int64, fileSystem: any CacheFileSystem = .posix,
          reserve: @escaping (Int64) -> Bool = { _ in true }, release: @escaping (Int64) -> Void = { _ in }) throws {
         self.key = key
         self.kind = kind
+        self.fileSystem = fileSystem
         self.reserve = reserve
         self.release = release
         name = CacheFiles.contentName(key: key, generation: generation)
@@ -87,12 +89,12 @@ final class CacheWriter: DataSink, @unchecked Sendable {
             fd = -1
             release(length)
         }
-        try CacheFiles.sync(fd, path: temporaryPath)
+        try fileSystem.sync(fd, path: temporaryPath)
         let folder = (finalPath as NSString).deletingLastPathComponent
         try CacheFiles.makeDirectory(folder)
-        try CacheFiles.rename(temporaryPath, to: finalPath)
+        try fileSystem.rename(temporaryPath, to: finalPath)
         // The rename is durable before the cache writes the row that names the file.
-        try CacheFiles.syncDirectory(folder)
+        try fileSystem.syncDirectory(folder)
         return hasher.digest()
     }
 
@@ -106,7 +108,7 @@ final class CacheWriter: DataSink, @unchecked Sendable {
             release(length)
         }
         try CacheFiles.makeDirectory((finalPath as NSString).deletingLastPathComponent)
-        try CacheFiles.rename(temporaryPath, to: finalPath)
+        try fileSystem.rename(temporaryPath, to: finalPath)
         return hasher.digest()
     }
 

@@ -1,6 +1,7 @@
 import CCurl
 import CReelShims
 import Foundation
+import Logging
 import ReelCore
 
 /// The transfer thread behind a `TransferEngine`: libcurl's multi interface, the transfers and
@@ -164,13 +165,22 @@ final class TransferCore: @unchecked Sendable {
         transfer.windowBytes = 0
         stats.withLock { $0.attempts += 1 }
         transfer.stream.updateMetrics { $0.attempts = transfer.attempts }
-        let easy = idleHandles.popLast() ?? curl_easy_init()
-        guard let easy else {
+        let reused = idleHandles.popLast()
+        guard let easy = reused ?? curl_easy_init() else {
             finish(transfer, error: ReelError(.internalFailure, "curl_easy_init failed for '\(transfer.spec)'"))
             return
         }
         transfer.easy = easy
-        configure(easy, for: transfer)
+        do {
+            try configure(easy, for: transfer, fresh: reused == nil)
+        } catch let error as ReelError {
+            // Not retried: the same options would be refused again.
+            finish(transfer, error: error)
+            return
+        } catch {
+            finish(transfer, error: ReelError(.internalFailure, "configuring '\(transfer.spec)' failed: \(error)"))
+            return
+        }
         let code = curl_multi_add_handle(multi, easy)
         if code != CURLM_OK {
             finish(transfer, error: ReelError(
@@ -178,32 +188,30 @@ final class TransferCore: @unchecked Sendable {
         }
     }
 
-    private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) {
+    /// Every option of one attempt; throws the first one libcurl refuses. `fresh`: the handle is
+    /// new (libcurl takes a receive buffer size only before the handle's first transfer).
+    private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer, fresh: Bool) throws {
         let me = Unmanaged.passUnretained(transfer).toOpaque()
-        _ = reel_shim_curl_easy_setopt_string(easy, CURLOPT_URL, transfer.spec.url.absoluteString)
-        _ = reel_shim_curl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, me)
-        _ = reel_shim_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
-        _ = reel_shim_curl_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, transferWriteCallback)
-        _ = reel_shim_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = reel_shim_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        _ = reel_shim_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
-        _ = reel_shim_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 5)
-        _ = reel_shim_curl_easy_setopt_long(easy, CURLOPT_FAILONERROR, 1)
-        _ = reel_shim_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = reel_shim_curl_easy_setopt_long(easy, CURLOPT_TCP_NODELAY, 1)
-        _ = reel_shim_curl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
-        _ = reel_shim_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
-        _ = reel_shim_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 64 << 10)
-        _ = reel_shim_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMs)
-        _ = reel_shim_curl_easy_setopt_long(
-            easy, CURLOPT_HTTP_VERSION,
-            options.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1)
-        _ = reel_shim_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, options.userAgent)
-        if let range = transfer.rangeValue() {
-            _ = reel_shim_curl_easy_setopt_string(easy, CURLOPT_RANGE, range)
-        } else {
-            _ = reel_shim_curl_easy_setopt_pointer(easy, CURLOPT_RANGE, nil)
-        }
+        let options = CurlEasyOptions(handle: easy, subject: "'\(transfer.spec.url.absoluteString)'")
+        try options.set("CURLOPT_URL", CURLOPT_URL, string: transfer.spec.url.absoluteString)
+        try options.set("CURLOPT_PRIVATE", CURLOPT_PRIVATE, pointer: me)
+        try options.set("CURLOPT_WRITEDATA", CURLOPT_WRITEDATA, pointer: me)
+        try options.set("CURLOPT_WRITEFUNCTION", CURLOPT_WRITEFUNCTION, callback: transferWriteCallback)
+        try options.set("CURLOPT_PROTOCOLS_STR", CURLOPT_PROTOCOLS_STR, string: "http,https")
+        try options.set("CURLOPT_REDIR_PROTOCOLS_STR", CURLOPT_REDIR_PROTOCOLS_STR, string: "http,https")
+        try options.set("CURLOPT_FOLLOWLOCATION", CURLOPT_FOLLOWLOCATION, long: 1)
+        try options.set("CURLOPT_MAXREDIRS", CURLOPT_MAXREDIRS, long: 5)
+        try options.set("CURLOPT_FAILONERROR", CURLOPT_FAILONERROR, long: 1)
+        try options.set("CURLOPT_NOSIGNAL", CURLOPT_NOSIGNAL, long: 1)
+        try options.set("CURLOPT_TCP_NODELAY", CURLOPT_TCP_NODELAY, long: 1)
+        try options.set("CURLOPT_TCP_KEEPALIVE", CURLOPT_TCP_KEEPALIVE, long: 1)
+        try options.set("CURLOPT_PIPEWAIT", CURLOPT_PIPEWAIT, long: 1)
+        if fresh { try options.set("CURLOPT_BUFFERSIZE", CURLOPT_BUFFERSIZE, long: 64 << 10) }
+        try options.set("CURLOPT_CONNECTTIMEOUT_MS", CURLOPT_CONNECTTIMEOUT_MS, long: self.options.connectTimeoutMs)
+        try options.set("CURLOPT_HTTP_VERSION", CURLOPT_HTTP_VERSION,
+                        long: self.options.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1)
+        try options.set("CURLOPT_USERAGENT", CURLOPT_USERAGENT, string: self.options.userAgent)
+        try options.set("CURLOPT_RANGE", CURLOPT_RANGE, string: transfer.rangeValue())
     }
 
     private func resume(_ id: ObjectIdentifier) {
@@ -213,9 +221,6 @@ final class TransferCore: @unchecked Sendable {
         transfer.windowBytes = 0
         _ = curl_easy_pause(easy, reel_shim_curlpause_cont)
     }
-
-    /// Called from the write callback on this thread when the reader is too far behind.
-    fileprivate func didPause(_ transfer: Transfer) { transfer.paused = true }
 
     private func collectCompletions() {
         var remainingMessages: Int32 = 0
@@ -245,6 +250,7 @@ final class TransferCore: @unchecked Sendable {
             let backoff = options.retryBackoffMs << (transfer.attempts - 1)
             transfer.retryAt = .now + .milliseconds(backoff)
             stats.withLock { $0.retries += 1 }
+            ReelLog.net.info("retrying '\(url)' in \(backoff) ms after \(code == .httpReturnedError ? "HTTP \(status)" : "\(code)") (attempt \(transfer.attempts) of \(options.maxRetries + 1))")
             return
         }
         let error: ReelError
@@ -366,6 +372,13 @@ final class TransferCore: @unchecked Sendable {
             if let error, error.code != .cancelled { $0.failures += 1 }
         }
         if let error { transfer.stream.fail(error) } else { transfer.stream.finish() }
+        let logger = ReelLog.net
+        if logger.logLevel <= .debug {
+            let metrics = transfer.stream.metrics
+            logger.debug("GET \(transfer.spec.url.absoluteString) \(error.map { "failed: \($0.description)" } ?? "\(metrics.httpStatus)"), \(bytes) B in \(Int(metrics.totalMs.rounded())) ms",
+                         metadata: ["attempts": "\(transfer.attempts)", "reused": "\(metrics.reusedConnection)",
+                                    "firstByteMs": "\(Int(metrics.firstByteMs.rounded()))"])
+        }
     }
 
     private func remove(_ transfer: Transfer, cancelled: Bool) {
