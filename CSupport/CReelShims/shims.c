@@ -4,9 +4,7 @@ int reel_shim_averror(int posix_errno) { return AVERROR(posix_errno); }
 const int reel_shim_averror_eof = AVERROR_EOF;
 const int reel_shim_averror_exit = AVERROR_EXIT;
 const int reel_shim_averror_invaliddata = AVERROR_INVALIDDATA;
-const int reel_shim_averror_decoder_not_found = AVERROR_DECODER_NOT_FOUND;
 const int64_t reel_shim_av_nopts_value = AV_NOPTS_VALUE;
-const int reel_shim_av_time_base = AV_TIME_BASE;
 
 void reel_shim_set_io_hooks(AVFormatContext *ctx,
                             int (*io_open)(AVFormatContext *, AVIOContext **, const char *, int, AVDictionary **),
@@ -40,9 +38,6 @@ void reel_shim_av_log_install(reel_shim_log_sink sink, int max_level) {
 CURLcode reel_shim_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
 }
-CURLcode reel_shim_curl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
-    return curl_easy_setopt(handle, option, value);
-}
 CURLcode reel_shim_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
     return curl_easy_setopt(handle, option, value);
 }
@@ -52,16 +47,10 @@ CURLcode reel_shim_curl_easy_setopt_pointer(CURL *handle, CURLoption option, voi
 CURLcode reel_shim_curl_easy_setopt_write_callback(CURL *handle, CURLoption option, curl_write_callback callback) {
     return curl_easy_setopt(handle, option, callback);
 }
-CURLcode reel_shim_curl_easy_setopt_xferinfo_callback(CURL *handle, curl_xferinfo_callback callback) {
-    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
-}
 CURLcode reel_shim_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
 CURLcode reel_shim_curl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-CURLcode reel_shim_curl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
     return curl_easy_getinfo(handle, info, value);
 }
 CURLcode reel_shim_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {

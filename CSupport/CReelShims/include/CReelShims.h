@@ -22,12 +22,8 @@ extern const int reel_shim_averror_eof;
 extern const int reel_shim_averror_exit;
 /// `AVERROR_INVALIDDATA`: built with the `FFERRTAG` macro.
 extern const int reel_shim_averror_invaliddata;
-/// `AVERROR_DECODER_NOT_FOUND`: built with the `FFERRTAG` macro.
-extern const int reel_shim_averror_decoder_not_found;
 /// `AV_NOPTS_VALUE`: a cast expression Swift does not import.
 extern const int64_t reel_shim_av_nopts_value;
-/// `AV_TIME_BASE`: an integer macro kept next to its rational twin below.
-extern const int reel_shim_av_time_base;
 
 /// Installs the nested-open hooks on a format context: `io_open`/`io_close2` are function-pointer
 /// fields whose C types mention `AVFormatContext` recursively, simpler to assign on the C side.
@@ -45,22 +41,16 @@ void reel_shim_av_log_install(reel_shim_log_sink sink, int max_level);
 
 /// `curl_easy_setopt` for options taking a `long`.
 CURLcode reel_shim_curl_easy_setopt_long(CURL *handle, CURLoption option, long value);
-/// `curl_easy_setopt` for options taking a `curl_off_t`.
-CURLcode reel_shim_curl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
 /// `curl_easy_setopt` for options taking a C string (libcurl copies it).
 CURLcode reel_shim_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value);
 /// `curl_easy_setopt` for options taking a data pointer (`CURLOPT_PRIVATE`, `*DATA`, `HTTPHEADER`).
 CURLcode reel_shim_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value);
 /// `curl_easy_setopt` for `CURLOPT_WRITEFUNCTION` and `CURLOPT_HEADERFUNCTION`.
 CURLcode reel_shim_curl_easy_setopt_write_callback(CURL *handle, CURLoption option, curl_write_callback callback);
-/// `curl_easy_setopt` for `CURLOPT_XFERINFOFUNCTION`.
-CURLcode reel_shim_curl_easy_setopt_xferinfo_callback(CURL *handle, curl_xferinfo_callback callback);
 /// `curl_easy_getinfo` for values returned as `long`.
 CURLcode reel_shim_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 /// `curl_easy_getinfo` for values returned as `curl_off_t` (the `*_T` timings and sizes).
 CURLcode reel_shim_curl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
-/// `curl_easy_getinfo` for values returned as a C string owned by the handle.
-CURLcode reel_shim_curl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value);
 /// `curl_easy_getinfo` for `CURLINFO_PRIVATE`.
 CURLcode reel_shim_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 /// `curl_multi_setopt` for options taking a `long`.

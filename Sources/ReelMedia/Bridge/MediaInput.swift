@@ -15,13 +15,17 @@ final class MediaInput {
     let bridge: InputBridge
     let url: String
 
-    /// A stream as the player sees it, copied out of FFmpeg.
+    /// A stream as the player sees it, copied out of FFmpeg: it owns its codec parameters, so it
+    /// stays valid after the demuxer closes.
     struct Stream {
         var index: Int
-        var format: StreamFormat
         var timeBase: AVRational
-        var parameters: UnsafePointer<AVCodecParameters>
+        var parameters: StreamParameters
         var averageFrameRate: Double?
+
+        var format: StreamFormat { parameters.format }
+        /// The owned copy's C view, valid while this stream is.
+        var codecParameters: UnsafePointer<AVCodecParameters> { UnsafePointer(parameters.pointer) }
     }
 
     /// Opens `url` with `top` as its top-level bytes. `formatName` skips probing when known
@@ -29,8 +33,12 @@ final class MediaInput {
     init(url: String, top: SourceIO, formatName: String?, options: DemuxOptions, bridge: InputBridge) throws {
         self.bridge = bridge
         self.url = url
-        guard let context = avformat_alloc_context(), let avio = top.makeContext() else {
+        guard let context = avformat_alloc_context() else {
             throw ReelError(.internalFailure, "cannot allocate a demuxer for '\(url)'")
+        }
+        guard let avio = top.makeContext() else {
+            avformat_free_context(context)
+            throw ReelError(.internalFailure, "cannot allocate the input of '\(url)'")
         }
         topLevel = avio
         context.pointee.pb = avio
@@ -85,11 +93,11 @@ final class MediaInput {
     var streams: [Stream] {
         guard let context else { return [] }
         return (0..<Int(context.pointee.nb_streams)).compactMap { index in
-            guard let stream = context.pointee.streams[index], let parameters = stream.pointee.codecpar else { return nil }
+            guard let stream = context.pointee.streams[index], let parameters = stream.pointee.codecpar,
+                  let copy = try? StreamParameters(copying: parameters, timeBase: stream.pointee.time_base) else { return nil }
             let rate = stream.pointee.avg_frame_rate
             return Stream(
-                index: index, format: Decoder.format(of: parameters), timeBase: stream.pointee.time_base,
-                parameters: UnsafePointer(parameters),
+                index: index, timeBase: stream.pointee.time_base, parameters: copy,
                 averageFrameRate: rate.den > 0 && rate.num > 0 ? Double(rate.num) / Double(rate.den) : nil)
         }
     }

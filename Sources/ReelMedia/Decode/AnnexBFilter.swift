@@ -31,7 +31,7 @@ final class AnnexBFilter {
     /// The filter `stream` needs, or nil when its packets are fine as they are (Annex B already,
     /// or not H.264).
     static func forStream(_ stream: MediaInput.Stream) throws -> AnnexBFilter? {
-        guard needsConversion(stream.parameters) else { return nil }
+        guard needsConversion(stream.codecParameters) else { return nil }
         return try AnnexBFilter(stream: stream)
     }
 
@@ -55,7 +55,7 @@ final class AnnexBFilter {
             throw ReelError(.internalFailure, "av_bsf_alloc failed", cause: AVErrorCode(status))
         }
         var output: UnsafeMutablePointer<AVCodecParameters>?
-        status = avcodec_parameters_copy(context.pointee.par_in, stream.parameters)
+        status = avcodec_parameters_copy(context.pointee.par_in, stream.codecParameters)
         if status >= 0 {
             context.pointee.time_base_in = stream.timeBase
             status = av_bsf_init(context)

@@ -118,7 +118,7 @@ final class OpenedMedia {
 
     /// What a video decoder opens with for the packets `PacketReader(_:)` reads: the stream's own
     /// parameters, or the Annex B ones (no extradata) when they are converted.
-    var videoParameters: UnsafePointer<AVCodecParameters> { annexB?.parameters ?? video.parameters }
+    var videoParameters: UnsafePointer<AVCodecParameters> { annexB?.parameters ?? video.codecParameters }
 
     /// A copy of `videoParameters`, for a pooled decoder on another thread.
     func videoStreamParameters() throws -> StreamParameters {

@@ -53,7 +53,7 @@ public actor Playback {
         let video = try Decoder(parameters: media.videoParameters, timeBase: media.video.timeBase, threads: request.threads)
         var audio: Decoder?
         if let stream = media.audio {
-            audio = try? Decoder(parameters: stream.parameters, timeBase: stream.timeBase, threads: 1)
+            audio = try? Decoder(parameters: stream.codecParameters, timeBase: stream.timeBase, threads: 1)
         }
         let audioIndex = audio == nil ? nil : media.audio?.index
         media.input.discardAll(except: Set([media.video.index] + (audioIndex.map { [$0] } ?? [])))

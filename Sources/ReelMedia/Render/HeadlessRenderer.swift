@@ -32,7 +32,7 @@ public final class HeadlessRenderer: @unchecked Sendable {
     private var pacer = FramePacer()
     /// Fast mode's display clock: where the last shown frame was due (nil before the first).
     private var fastClock: Duration?
-    private var interval: Duration
+    private let interval: Duration
     /// Presentation times of shown frames, for the fps figure.
     private var firstShown: Duration?
     private var lastShown: Duration?
@@ -47,12 +47,6 @@ public final class HeadlessRenderer: @unchecked Sendable {
         if mode == .realTime {
             DedicatedThread.start(name: "reel.renderer") { [self] in self.renderLoop() }
         }
-    }
-
-    public func setFrameInterval(_ interval: Duration) {
-        condition.lock()
-        self.interval = interval
-        condition.unlock()
     }
 
     /// Hands a frame over; in real-time mode blocks while the queue is full (but not while paused:
