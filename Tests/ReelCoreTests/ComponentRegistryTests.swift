@@ -94,7 +94,7 @@ struct ComponentRegistryTests {
         #expect(controller.state(of: card) == .ready)
         let carousel = try #require(controller.model.items[3].content)
         let oldHeight = controller.layout.frames[3].height
-        guard case .carousel(var content) = carousel else { return }
+        var content = try #require({ if case .carousel(let content) = carousel { content } else { nil } }(), "item 3 is not a carousel")
         content.videos.removeLast(2)
         let output = controller.update(content.pageData(id: "c3"), page: 0, at: 1)
         #expect(controller.state(of: card) == .ready, "card states survive")

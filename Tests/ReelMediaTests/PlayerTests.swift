@@ -23,7 +23,8 @@ struct PlayerTests {
             frames.at(frame: 100) { player.pause() }
             var events = EventReader(player)
             player.play()
-            guard case .paused(let pausedAt)? = await events.next(where: { $0.isPaused || $0.endsPlayback }) else { return }
+            let paused = await events.next(where: { $0.isPaused || $0.endsPlayback })
+            let pausedAt = try #require(paused.flatMap { if case .paused(let at) = $0 { at } else { nil } }, "\(String(describing: paused))")
             #expect(pausedAt >= 100 && pausedAt < 420, "paused after frame \(pausedAt)")
             #expect(player.status.state == .paused)
             #expect(player.status.frames == pausedAt)
@@ -91,7 +92,7 @@ struct PlayerTests {
             var events = EventReader(player)
             player.play()
             let end = await events.next { $0.endsPlayback }
-            guard case .ended(let count)? = end else { return }
+            let count = try #require(end.flatMap { if case .ended(let count) = $0 { count } else { nil } }, "\(String(describing: end))")
             #expect(count == 144)
             #expect(await pool.statistics.held == 0, "an ended player gives its decoder back before it is stopped")
             #expect(player.status.state == .ended)
@@ -147,7 +148,8 @@ struct PlayerTests {
             player.play()
             clock.advance(by: .seconds(1))
             let elapsed = await events.next { $0.isPreviewElapsed || $0.endsPlayback }
-            guard case .previewElapsed(let watched)? = elapsed else { return }
+            let watched = try #require(elapsed.flatMap { if case .previewElapsed(let watched) = $0 { watched } else { nil } },
+                                       "\(String(describing: elapsed))")
             #expect(watched == .seconds(3))
             await events.next { $0.isPaused || $0.endsPlayback }
             #expect(events.seen.filter(\.isPreviewElapsed).count == 1)
@@ -169,7 +171,8 @@ struct PlayerTests {
             // Mounted, not playing: the demuxer reads ahead to the watermark and rests.
             player.prepare()
             let full = await events.next { $0.isBufferFull || $0.endsPlayback }
-            guard case .bufferFull(let buffered)? = full else { return }
+            let buffered = try #require(full.flatMap { if case .bufferFull(let buffered) = $0 { buffered } else { nil } },
+                                        "\(String(describing: full))")
             #expect(buffered >= .seconds(2) && buffered < .milliseconds(2200), "rested at \(buffered)")
             #expect(player.status.buffered == buffered)
             #expect(player.status.frames == 0 && player.status.state == .ready)

@@ -6,7 +6,7 @@ import Testing
 /// Runs the 16 videojs mpd-parser cases against Reel's DASH parser: per representation the
 /// ordered resolved segment URLs, durations, byte ranges, init section, BANDWIDTH, CODECS and
 /// RESOLUTION. Where mpd-parser's model differs from Reel's, the test says how and why.
-@Suite(.enabled(if: ManifestConformanceData.isAvailable, ManifestConformanceData.disabledComment))
+@Suite(.enabled(if: ManifestConformanceData.runs, ManifestConformanceData.disabledComment))
 struct ManifestConformanceDASHTests {
     /// The manifest URL is empty in these cases; every segment URL they use is absolute.
     static let baseURL = URL(string: "https://conformance.invalid/dash/manifest.mpd")!

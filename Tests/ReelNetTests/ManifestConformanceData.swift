@@ -46,6 +46,15 @@ enum ManifestConformanceData {
         FileManager.default.fileExists(atPath: directory.appendingPathComponent("README.md").path)
     }
 
+    /// Under CI (`CI=true`) the suites must run: missing data is a failure there, never a skip.
+    static var isRequired: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return ["true", "1"].contains(environment["CI"]?.lowercased() ?? "") || environment["REEL_REQUIRE_CONFORMANCE"] == "1"
+    }
+
+    /// Whether the suites run: when the data is there, and always under CI.
+    static var runs: Bool { isAvailable || isRequired }
+
     /// Why the conformance suites are disabled.
     static var disabledComment: Comment {
         Comment(
@@ -76,4 +85,14 @@ enum ManifestConformanceData {
 
     static let hlsCases = cases(hlsSuite)
     static let dashCases = cases(dashSuite)
+}
+
+/// The conformance data is where the suites look for it whenever they must run.
+@Suite("Conformance data")
+struct ManifestConformanceDataTests {
+    @Test(.enabled(if: ManifestConformanceData.isRequired, "runs under CI=true (or REEL_REQUIRE_CONFORMANCE=1)"))
+    func isThereWhenCIRunsTheTests() {
+        #expect(ManifestConformanceData.isAvailable, ManifestConformanceData.disabledComment)
+        #expect(!ManifestConformanceData.hlsCases.isEmpty && !ManifestConformanceData.dashCases.isEmpty)
+    }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// Runs the 60 videojs m3u8-parser cases against Reel's HLS parser, comparing the fields the
 /// conformance README lists, under the policy in docs/manifest-policy.md.
-@Suite(.enabled(if: ManifestConformanceData.isAvailable, ManifestConformanceData.disabledComment))
+@Suite(.enabled(if: ManifestConformanceData.runs, ManifestConformanceData.disabledComment))
 struct ManifestConformanceHLSTests {
     static let baseURL = URL(string: "https://conformance.invalid/hls/playlist.m3u8")!
 

@@ -81,7 +81,7 @@ import Testing
         let manifest = Manifest.dash(try DASHManifestParser.parse(Data(xml.utf8), url: URL(string: "https://a.example/m.mpd")!))
         let constraints = PlaybackConstraints(maxWidth: 540, maxHeight: 960)
         #expect(VariantSelector.select(in: manifest, constraints: constraints)?.uri == "lo")
-        guard case .dash(let dash) = manifest else { return }
+        let dash = try #require({ if case .dash(let dash) = manifest { dash } else { nil } }(), "not a DASH manifest")
         #expect(VariantSelector.select(from: dash.videoRenditions, constraints: constraints)?.id == "lo")
         #expect(VariantSelector.select(from: dash.videoRenditions, constraints: PlaybackConstraints())?.id == "hi")
     }
