@@ -5,8 +5,9 @@ import ReelServer
 
 /// Where a feed run's streams and images come from.
 public enum FeedOrigin: Sendable {
-    /// This folder, served by the CDN simulator in-process on 127.0.0.1 with a network profile.
-    case serve(folder: URL, profile: NetworkProfile)
+    /// This folder, served by the CDN simulator in-process on 127.0.0.1 with a network profile
+    /// and the faults it injects.
+    case serve(folder: URL, profile: NetworkProfile, faults: FaultInjection)
     /// An HTTP server already running at this base URL (the CDN's bill is not known: the
     /// summary counts what this process read from the network instead).
     case remote(URL)
@@ -32,12 +33,12 @@ public enum FeedOrigin: Sendable {
     }
 
     /// The folder to serve, checked: it must exist and be a folder.
-    public static func serve(path: String, profile: NetworkProfile) throws -> FeedOrigin {
+    public static func serve(path: String, profile: NetworkProfile, faults: FaultInjection = .none) throws -> FeedOrigin {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
             throw ReelError(.notFound, "cannot serve '\(path)': no such folder")
         }
-        return .serve(folder: URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL, profile: profile)
+        return .serve(folder: URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL, profile: profile, faults: faults)
     }
 
     /// A configuration layer under the user's when serving a folder: merch images from the folder

@@ -12,8 +12,8 @@ public enum FeedRun {
     /// Runs `request` with `config`; `title` names the run in reports.
     public static func run(_ request: FeedRunRequest, config: ReelConfig, title: String) async throws -> FeedRunResult {
         switch request.origin {
-        case .serve(let folder, let profile):
-            return try await withServer(CDNServerConfiguration(root: folder, profile: profile)) { server in
+        case .serve(let folder, let profile, let faults):
+            return try await withServer(CDNServerConfiguration(root: folder, profile: profile, faults: faults)) { server in
                 try await run(request, config: config, title: title, baseURL: server.baseURL, server: server)
             }
         case .simulator(let server):
@@ -60,6 +60,9 @@ public enum FeedRun {
             delta.requests -= before.requests
             delta.bodyBytes -= before.bodyBytes
             delta.connections -= before.connections
+            delta.faults.status -= before.faults.status
+            delta.faults.reset -= before.faults.reset
+            delta.faults.stall -= before.faults.stall
             bill = delta
             summary.cdn.requests = delta.requests
             summary.cdn.bytes = Int64(delta.bodyBytes)

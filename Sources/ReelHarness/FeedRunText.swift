@@ -14,6 +14,10 @@ public enum FeedRunText {
             var line = "\(run.title): \(run.events.count) events"
             if let bill = run.bill {
                 line += "; CDN bill \(bill.requests) requests, \(SessionSummary.bytesText(Double(bill.bodyBytes))), peak \(bill.peakConcurrentConnections) connections"
+                let faults = bill.faults
+                if faults.status + faults.reset + faults.stall > 0 {
+                    line += "; faults injected: \(faults.status) error statuses, \(faults.reset) resets, \(faults.stall) stalls"
+                }
             }
             lines.append(line)
         }
@@ -24,7 +28,8 @@ public enum FeedRunText {
 extension FeedOrigin: CustomStringConvertible {
     public var description: String {
         switch self {
-        case .serve(let folder, let profile): "serving \(folder.path) with the CDN simulator (\(profile))"
+        case .serve(let folder, let profile, let faults):
+            "serving \(folder.path) with the CDN simulator (\(profile)\(faults.isEmpty ? "" : ", faults: \(faults)"))"
         case .remote(let url): "against \(url.absoluteString)"
         case .simulator(let server): "against the CDN simulator at \(server.baseURL.absoluteString) (\(server.profile))"
         }

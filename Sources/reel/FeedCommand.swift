@@ -211,6 +211,11 @@ extension FeedCommand {
         @Flag(help: "Print the summary as JSON ({a, b, ratios} with --compare).")
         var json = false
 
+        @Option(name: .customLong("summary"), help: ArgumentHelp("Also write the summary as JSON (what --json prints) to this file.", valueName: "file.json"))
+        var summaryFile: String?
+
+        @OptionGroup(title: "Faults the simulator injects") var faults: FaultOptions
+
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
@@ -236,7 +241,11 @@ extension FeedCommand {
             guard let network = NetworkProfile.named(profile), !network.isOffline else {
                 throw ReelError(.invalidInput, "unknown network profile '\(profile)' (use wifi, 4g, 3g or unlimited)")
             }
-            let origin = try baseURL.map(FeedOrigin.remote(parsing:)) ?? FeedOrigin.serve(path: serve ?? "Samples", profile: network)
+            if baseURL != nil && !faults.injection.isEmpty {
+                throw ReelError(.invalidInput, "--fail-rate, --stall-rate and --reset-rate need the simulator; not with --base-url")
+            }
+            let origin = try baseURL.map(FeedOrigin.remote(parsing:))
+                ?? FeedOrigin.serve(path: serve ?? "Samples", profile: network, faults: faults.injection)
             let resolution = try origin.configuration(options.sources)
             for warning in resolution.warnings { ConfigOptions.warn(warning) }
             let config = resolution.config
@@ -267,9 +276,11 @@ extension FeedCommand {
             for run in runs {
                 for warning in Set(run.warnings).sorted() { ConfigOptions.warn("\(run.title): \(warning)") }
             }
-            let written = try await FeedRunFiles.write(runs, events: events, report: report)
+            let summaryJSON = comparison?.json ?? runs[0].summary.json
+            let written = try await FeedRunFiles.write(runs, events: events, report: report,
+                                                       summary: summaryFile.map { ($0, summaryJSON) })
             if json {
-                print(JSONWriter.pretty(comparison?.json ?? runs[0].summary.json))
+                print(JSONWriter.pretty(summaryJSON))
                 return
             }
             print(FeedRunText.header(request, runs: runs))

@@ -98,6 +98,7 @@ struct PlayCommand: AsyncParsableCommand {
             request.decodeAudio = !noAudio
             request.demux = DemuxOptions(settings.decoder)
             request.constraints = PlaybackConstraints(settings.device)
+            request.failureBudget = FailureBudget(NetworkOptions(settings.network))
             if let probesize { request.demux.probeSizeBytes = probesize }
             if let analyzeDurationMs { request.demux.analyzeDurationMs = analyzeDurationMs }
             if findStreamInfo { request.demux.findStreamInfo = true }

@@ -17,7 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Prints the listening URL (http://HOST:PORT/) on the first line of standard output, serves \
             until SIGINT or SIGTERM, then prints the CDN bill: requests, body bytes, connections, \
-            statuses and injected faults, in total and per path. Faults are drawn from --seed, per path \
+            statuses and injected faults, in total and per path. Faults are drawn from --fault-seed, per path \
             and per request number, so the same seed gives the same faults.
             """
     )
@@ -40,17 +40,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("bandwidth-kbps"), help: "Bandwidth of each connection in kilobits per second (overrides the profile's).")
     var bandwidthKbps: Int?
 
-    @Option(help: "Fraction of requests (0...1) answered 503 Service Unavailable.")
-    var failRate = 0.0
+    @OptionGroup var faults: FaultOptions
 
-    @Option(help: "Fraction of responses (0...1) that stall partway through the body and keep the connection open.")
-    var stallRate = 0.0
-
-    @Option(help: "Fraction of responses (0...1) whose connection is reset partway through the body.")
-    var resetRate = 0.0
-
-    @Option(help: "Seed for the fault decisions.")
-    var seed: UInt64 = 0
+    /// The name `--fault-seed` had before feed runs took fault options too (they have a `--seed`
+    /// of their own).
+    @Option(name: .customLong("seed"), help: .hidden)
+    var legacySeed: UInt64?
 
     @Option(help: "Also write the bill as JSON to this file on exit.")
     var statsFile: String?
@@ -65,11 +60,6 @@ struct ServeCommand: AsyncParsableCommand {
         if let profile, NetworkProfile.named(profile) == nil {
             let names = NetworkProfile.builtIn.map(\.name).joined(separator: ", ")
             throw ValidationError("unknown profile '\(profile)'; use one of: \(names)")
-        }
-        for (name, rate) in [("--fail-rate", failRate), ("--stall-rate", stallRate), ("--reset-rate", resetRate)] {
-            guard rate.isFinite, (0...1).contains(rate) else {
-                throw ValidationError("\(name) \(rate) is outside 0...1")
-            }
         }
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is outside 0...65535") }
         if let latencyMilliseconds, latencyMilliseconds < 0 {
@@ -97,9 +87,12 @@ struct ServeCommand: AsyncParsableCommand {
                 bandwidthKbps: bandwidthKbps ?? networkProfile.bandwidthKbps,
                 isOffline: networkProfile.isOffline)
         }
-        let faults = FaultInjection(failRate: failRate, resetRate: resetRate, stallRate: stallRate, seed: seed)
         let configuration = CDNServerConfiguration(rootPath: directory, host: host, port: port,
-                                                   profile: networkProfile, faults: faults)
+                                                   profile: networkProfile, faults: {
+                                                       var injection = faults.injection
+                                                       if let legacySeed { injection.seed = legacySeed }
+                                                       return injection
+                                                   }())
         let signals = SignalWaiter([SIGINT, SIGTERM])
         let bill = try await withServer(configuration) { server in
             print(server.baseURL.absoluteString)

@@ -94,7 +94,7 @@ struct PlayBadInputTests {
             server.injectFault(.stall(afterBytes: 0), path: "/streams/s01/index.m3u8", count: 10)
             let url = server.url(for: "streams/s01/index.m3u8").absoluteString
             try await expectFailure([url, "--set", "network.lowSpeedTimeMs=300", "--set", "network.maxRetries=1"],
-                              status: 3, names: url, says: "timed out")
+                              status: 3, names: url, says: "stalled 2 times (under 1024 bytes/s for 300 ms)")
         }
     }
 

@@ -12,6 +12,21 @@ public struct NetworkSettings: ConfigSection {
     @Setting("Retries of a failed request before giving up.", .range(0...100))
     public var maxRetries = 3
 
+    @Setting("Retries of a request whose transfer stalled (below the low-speed limit for lowSpeedTimeMs): a stalled segment costs one timeout and this many more.", .range(0...100))
+    public var stallRetries = 1
+
+    @Setting("Largest playlist or MPD body accepted, in bytes; a larger one is cut with an error naming the URL.", .range(1024...1_073_741_824))
+    public var maxManifestBytes = 32 << 20
+
+    @Setting("Largest segment or init section body accepted, in bytes; a larger (or endless) one is cut with an error naming the URL.", .range(65_536...17_179_869_184))
+    public var maxSegmentBytes = 256 << 20
+
+    @Setting("Largest decryption key body accepted, in bytes.", .range(16...1_048_576))
+    public var maxKeyBytes = 4096
+
+    @Setting("Segments in a row a play may fail to fetch before it ends with the errors it met (a live playlist too).", .range(1...1000))
+    public var maxConsecutiveFailures = 3
+
     @Setting("Backoff before the first retry in milliseconds; doubles on each retry.", .range(0...600_000))
     public var retryBackoffMs = 100
 

@@ -21,21 +21,45 @@ final class InputBridge {
     var virtualResources: [String: [UInt8]] = [:]
     private(set) var errors: [ReelError] = []
     private(set) var opens = 0
+    /// When the play's fetches have failed long enough, in a row, to end it.
+    private let budget: BudgetKeeper
 
-    init(factory: any DataSourceFactory, cancellation: Cancellation, policy: URLPolicy, log: RequestLog) {
+    init(factory: any DataSourceFactory, cancellation: Cancellation, policy: URLPolicy, log: RequestLog,
+         budget: FailureBudget = FailureBudget(NetworkOptions())) {
         self.factory = factory
         self.cancellation = cancellation
         self.policy = policy
         self.log = log
+        self.budget = BudgetKeeper(budget, cancellation: cancellation)
     }
 
     func recordError(_ error: ReelError) {
         errors.append(error)
     }
 
+    /// Why the bridge ended the play (its failure budget ran out), or nil.
+    var gaveUp: ReelError? { budget.gaveUp }
+
+    /// A fetch that started at `started` failed (after its own retries): recorded, and counted
+    /// against the budget; when it runs out every read of the play is cancelled.
+    func fetchFailed(_ error: ReelError, started: Duration) {
+        recordError(error)
+        budget.failed(error, started: started)
+    }
+
     /// Opens `text` for a demuxer. `options` may carry `offset`/`end_offset` (BYTERANGE over
     /// http) and `key`/`iv` (AES-128, with a `crypto+` URL).
     func open(_ text: String, options: OpaquePointer?) throws -> SourceIO {
+        let started = budget.now
+        do {
+            return try openCounted(text, options: options, started: started)
+        } catch let error as ReelError {
+            fetchFailed(error, started: started)
+            throw error
+        }
+    }
+
+    private func openCounted(_ text: String, options: OpaquePointer?, started: Duration) throws -> SourceIO {
         opens += 1
         var address = text
         var decryption: (key: [UInt8], iv: [UInt8])?
@@ -52,7 +76,7 @@ final class InputBridge {
             let spec = DataSpec(url: url, kind: .playlist)
             let length = try memory.open(spec)
             return SourceIO(source: memory, spec: spec, length: length, reopen: nil,
-                            onError: { [weak self] error in self?.recordError(error) }, onClose: { _ in })
+                            onError: { [weak self] error in self?.recordError(error) }, onProgress: {}, onClose: { _ in })
         }
         var spec = DataSpec(url: url, kind: kinds[url.absoluteString] ?? kinds[address] ?? .segment)
         if !url.isFileURL, let offset = Self.intOption(options, "offset") {
@@ -83,9 +107,11 @@ final class InputBridge {
                 return fresh
             }
             : nil
+        let media = spec.kind != .playlist
         return SourceIO(
             source: reader, spec: spec, length: decryption == nil ? length : nil, reopen: reopen,
-            onError: { [weak self] error in self?.recordError(error) },
+            onError: { [weak self] error in self?.fetchFailed(error, started: started) },
+            onProgress: media ? { [budget] in budget.progressed() } : {},
             onClose: { io in for metrics in io.finishedMetrics { log.record(metrics) } })
     }
 
@@ -111,6 +137,51 @@ final class InputBridge {
             index = next
         }
         return bytes
+    }
+}
+
+/// A play's `FailureBudget`, fed on the demuxer's thread and checked by a timer while a run of
+/// failures goes on (a request blocked past the budget, a second stall, is given up on at the
+/// deadline without waiting for its end). Giving up cancels every read of the play.
+private final class BudgetKeeper: Sendable {
+    private let budget: Locked<FailureBudget>
+    private let cancellation: Cancellation
+    private let began = ContinuousClock.now
+
+    init(_ budget: FailureBudget, cancellation: Cancellation) {
+        self.budget = Locked(budget)
+        self.cancellation = cancellation
+    }
+
+    /// Time since the play began, the budget's clock.
+    var now: Duration { ContinuousClock.now - began }
+
+    var gaveUp: ReelError? { budget.withLock { $0.gaveUp } }
+
+    func failed(_ error: ReelError, started: Duration) {
+        let now = self.now
+        let (verdict, deadline) = budget.withLock { budget in (budget.failed(error, started: started, now: now), budget.deadline) }
+        act(on: verdict)
+        if case .goOn = verdict, let deadline { scheduleCheck(at: deadline) }
+    }
+
+    /// Media bytes arrived: the run of failures is over.
+    func progressed() {
+        budget.withLock { $0.progressed() }
+    }
+
+    private func act(on verdict: FailureBudget.Verdict) {
+        if case .giveUp = verdict { cancellation.cancel() }
+    }
+
+    private func scheduleCheck(at deadline: Duration) {
+        let wait = max(.zero, deadline - now)
+        let nanoseconds = Int(wait.components.seconds) * 1_000_000_000 + Int(wait.components.attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self else { return }
+            let now = self.now
+            self.act(on: self.budget.withLock { $0.deadlinePassed(now: now) })
+        }
     }
 }
 

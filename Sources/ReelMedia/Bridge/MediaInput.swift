@@ -135,7 +135,7 @@ final class MediaInput {
         if status >= 0 { return .packet }
         if status == AVErrorCode.endOfFile.rawValue { return .endOfStream }
         if status == AVErrorCode.exit.rawValue || bridge.cancellation.isCancelled {
-            throw ReelError(.cancelled, "playback of '\(url)' cancelled")
+            throw bridge.gaveUp ?? ReelError(.cancelled, "playback of '\(url)' cancelled")
         }
         if status == AVErrorCode.tryAgain.rawValue { return .failed(status) }
         return .failed(status)
@@ -144,6 +144,7 @@ final class MediaInput {
     /// The most telling error for a failed FFmpeg call: the bridge's own (HTTP 404 on a URL, a
     /// refused scheme) when it has one, else FFmpeg's code.
     static func failure(bridge: InputBridge, url: String, status: Int32, during step: String) -> ReelError {
+        if let gaveUp = bridge.gaveUp { return gaveUp }
         if let cause = bridge.errors.last {
             return cause
         }

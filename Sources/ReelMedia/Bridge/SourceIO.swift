@@ -17,6 +17,7 @@ final class SourceIO {
     private(set) var length: Int64?
     private let onClose: (SourceIO) -> Void
     private let onError: (ReelError) -> Void
+    private let onProgress: () -> Void
     private var closed = false
     /// Metrics of every open this IO made (a seek reopens).
     private(set) var finishedMetrics: [TransferMetrics] = []
@@ -24,12 +25,14 @@ final class SourceIO {
     /// `reopen` makes a fresh source for a seek; nil when the input cannot seek.
     init(source: any DataSource, spec: DataSpec, length: Int64?,
          reopen: ((DataSpec) throws -> any DataSource)?,
-         onError: @escaping (ReelError) -> Void, onClose: @escaping (SourceIO) -> Void) {
+         onError: @escaping (ReelError) -> Void, onProgress: @escaping () -> Void,
+         onClose: @escaping (SourceIO) -> Void) {
         self.source = source
         self.spec = spec
         self.length = length
         self.reopen = reopen
         self.onError = onError
+        self.onProgress = onProgress
         self.onClose = onClose
     }
 
@@ -78,6 +81,7 @@ final class SourceIO {
             let count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
             if count == 0 { return reel_shim_averror_eof }
             position += Int64(count)
+            onProgress()
             return Int32(count)
         } catch let error as ReelError {
             onError(error)

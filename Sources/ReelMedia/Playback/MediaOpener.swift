@@ -17,6 +17,8 @@ struct MediaOpener {
     var demux: DemuxOptions
     /// Resolve and choose an audio stream too.
     var includeAudio: Bool
+    /// How long the play goes on while its fetches fail.
+    var failureBudget = FailureBudget(NetworkOptions())
 
     /// Opens `url`, recording the manifest, open and probe instants in `timeline`.
     func open(_ url: URL, timeline: inout TTFFTimeline) throws -> OpenedMedia {
@@ -27,7 +29,8 @@ struct MediaOpener {
         timeline.manifestDone = .now
 
         // Open: the demuxer reads the playlist and opens the first segment through the bridge.
-        let bridge = InputBridge(factory: factory, cancellation: cancellation, policy: .forTopLevel(url), log: log)
+        let bridge = InputBridge(factory: factory, cancellation: cancellation, policy: .forTopLevel(url), log: log,
+                                 budget: failureBudget)
         bridge.kinds = resolved.kinds
         bridge.virtualResources = resolved.virtualResources
         let (top, demuxer) = try topLevel(resolved, bridge: bridge)
@@ -73,7 +76,7 @@ struct MediaOpener {
                                   let again = MemoryDataSource(bytes)
                                   _ = try again.open(next)
                                   return again
-                              }, onError: { bridge.recordError($0) }, onClose: { _ in })
+                              }, onError: { bridge.recordError($0) }, onProgress: {}, onClose: { _ in })
             return (io, name)
         case .media(let source, let length):
             let spec = DataSpec(url: resolved.url, kind: .media)
@@ -86,7 +89,7 @@ struct MediaOpener {
                                   _ = try fresh.open(next)
                                   return fresh
                               },
-                              onError: { bridge.recordError($0) },
+                              onError: { bridge.recordError($0) }, onProgress: {},
                               onClose: { io in for metrics in io.finishedMetrics { log.record(metrics) } })
             return (io, nil)
         }

@@ -13,6 +13,9 @@ struct PacketReader {
     }
 
     let input: MediaInput
+
+    /// Why the input's failure budget ended the play, or nil.
+    var gaveUp: ReelError? { input.bridge.gaveUp }
     /// Converts the video stream's packets to Annex B; nil when they are Annex B already.
     let annexB: AnnexBFilter?
     private(set) var corruptPackets = 0

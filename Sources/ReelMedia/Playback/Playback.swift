@@ -46,7 +46,7 @@ public actor Playback {
         var timeline = TTFFTimeline()
         let opener = MediaOpener(
             factory: factory, cancellation: cancellation, log: log, constraints: request.constraints,
-            demux: request.demux, includeAudio: request.decodeAudio)
+            demux: request.demux, includeAudio: request.decodeAudio, failureBudget: request.failureBudget)
         let media = try opener.open(request.input, timeline: &timeline)
 
         // Codec open.
@@ -113,7 +113,7 @@ public actor Playback {
                 resolutionChanges: core.resolutionChanges, corruptPackets: reader.corruptPackets,
                 decodeErrors: core.decodeErrors, mediaSeconds: core.mediaSeconds),
             audio: audio.map { .init(codec: $0.format.codec, frames: core.audioFrames) },
-            errors: media.bridge.errors.map(\.description) + core.notes.items,
+            errors: media.bridge.errors.map(\.description) + (media.bridge.gaveUp.map { [$0.description] } ?? []) + core.notes.items,
             wallMs: wallMs)
     }
 
@@ -122,8 +122,16 @@ public actor Playback {
                             audioIndex: Int?, renderer: HeadlessRenderer, core: inout DecodeCore) throws {
         let packet = Packet()
         reading: while true {
+            // A play whose fetches kept failing ends where it got to, with the errors in its report.
+            if reader.gaveUp != nil { break reading }
             if cancellation.isCancelled { throw ReelError(.cancelled, "playback of '\(request.input.absoluteString)' cancelled") }
-            switch try reader.read(into: packet, notes: &core.notes) {
+            let result: PacketReader.Result
+            do {
+                result = try reader.read(into: packet, notes: &core.notes)
+            } catch let error as ReelError where reader.gaveUp != nil && error.code != .cancelled {
+                break reading
+            }
+            switch result {
             case .endOfStream: break reading
             case .skipped: continue
             case .packet: break

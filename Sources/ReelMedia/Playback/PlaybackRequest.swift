@@ -19,6 +19,8 @@ public struct PlaybackRequest: Sendable {
     public var decodeAudio = true
     /// What the device can show and afford: picks the variant (shared with prefetch).
     public var constraints = PlaybackConstraints()
+    /// How long the play goes on while its fetches fail (`network.*`).
+    public var failureBudget = FailureBudget(NetworkOptions())
 
     public init(input: URL) { self.input = input }
 }

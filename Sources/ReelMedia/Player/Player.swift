@@ -63,7 +63,7 @@ public final class Player: Sendable {
         self.ticket = DecoderTicket(card: card)
         let opener = MediaOpener(
             factory: factory, cancellation: cancellation, log: log, constraints: options.constraints,
-            demux: options.demux, includeAudio: false)
+            demux: options.demux, includeAudio: false, failureBudget: options.failureBudget)
         self.demuxer = PlayerInput(opener: opener, card: card)
         self.preview = PreviewTimer(clock: PlayerClock(clock))
         (events, continuation) = AsyncStream.makeStream()

@@ -8,6 +8,8 @@ public struct PlayerOptions: Sendable {
     public var demux = DemuxOptions()
     /// What the device can show and afford: picks the variant, as for `reel play`.
     public var constraints = PlaybackConstraints()
+    /// How long the play goes on while its fetches fail (`network.*`).
+    public var failureBudget = FailureBudget(NetworkOptions())
     public var buffer = BufferPolicy()
     /// Decode the first frame while mounted and hold it, so a play shows it at once
     /// (`playback.prerollFirstFrame`).
@@ -24,5 +26,6 @@ public struct PlayerOptions: Sendable {
         constraints = PlaybackConstraints(config.device)
         buffer = BufferPolicy(config.playback)
         preroll = config.playback.prerollFirstFrame
+        failureBudget = FailureBudget(NetworkOptions(config.network))
     }
 }

@@ -20,6 +20,10 @@ public struct CurlCode: Error, Sendable, Hashable, CustomStringConvertible {
     public static let sendError = CurlCode(CURLE_SEND_ERROR)
     public static let receiveError = CurlCode(CURLE_RECV_ERROR)
     public static let partialFile = CurlCode(CURLE_PARTIAL_FILE)
+    public static let weirdServerReply = CurlCode(CURLE_WEIRD_SERVER_REPLY)
+    public static let outOfMemory = CurlCode(CURLE_OUT_OF_MEMORY)
+    public static let badContentEncoding = CurlCode(CURLE_BAD_CONTENT_ENCODING)
+    public static let fileSizeExceeded = CurlCode(CURLE_FILESIZE_EXCEEDED)
 
     /// Failures of the connection itself, worth another attempt for an idempotent GET.
     public var isTransient: Bool {

@@ -10,6 +10,14 @@ public struct NetworkOptions: Sendable, Hashable {
     public var lowSpeedTimeMs: Int
     /// Further attempts for a GET after a connection error or a 5xx.
     public var maxRetries: Int
+    /// Of those, at most this many after a stall (a low-speed timeout).
+    public var stallRetries: Int
+    /// Largest body accepted per kind of resource (nil: no limit), checked as bytes arrive.
+    public var maxManifestBytes: Int64
+    public var maxSegmentBytes: Int64
+    public var maxKeyBytes: Int64
+    /// Failed segments in a row after which a play ends (`InputBridge`'s failure budget).
+    public var maxConsecutiveFailures: Int
     /// Backoff before the first retry; doubles for each later one.
     public var retryBackoffMs: Int
     public var maxConnectionsPerHost: Int
@@ -26,11 +34,27 @@ public struct NetworkOptions: Sendable, Hashable {
         lowSpeedLimitBytesPerSecond = settings.lowSpeedLimitBytesPerSecond
         lowSpeedTimeMs = settings.lowSpeedTimeMs
         maxRetries = settings.maxRetries
+        stallRetries = settings.stallRetries
+        maxManifestBytes = Int64(settings.maxManifestBytes)
+        maxSegmentBytes = Int64(settings.maxSegmentBytes)
+        maxKeyBytes = Int64(settings.maxKeyBytes)
+        maxConsecutiveFailures = settings.maxConsecutiveFailures
         retryBackoffMs = settings.retryBackoffMs
         maxConnectionsPerHost = settings.maxConnectionsPerHost
         http2 = settings.http2
         userAgent = settings.userAgent
         readBufferHighWater = settings.readBufferHighWaterBytes
         readBufferLowWater = settings.readBufferLowWaterBytes
+    }
+
+    /// The largest body accepted for `kind`, or nil for no limit (images are bounded by their
+    /// fetch, a plain media file by nothing but the disk cache's cap).
+    public func maxBodyBytes(for kind: ResourceKind) -> Int64? {
+        switch kind {
+        case .playlist: maxManifestBytes
+        case .segment, .initSection: maxSegmentBytes
+        case .key: maxKeyBytes
+        case .image, .media: nil
+        }
     }
 }

@@ -29,6 +29,11 @@ final class Transfer {
     var windowBytes: Int64 = 0
     var paused = false
     var cancelled = false
+    /// Attempts that ended in a stall (a low-speed timeout).
+    var stalls = 0
+    /// Why the engine cut the transfer itself (a body past its limit, an encoding it did not
+    /// ask for): the attempt's end reports this instead of libcurl's write error, unretried.
+    var refusal: ReelError?
     var rangeHeader: [CChar] = []
 
     init(spec: DataSpec, stream: TransferStream, now: ContinuousClock.Instant) {

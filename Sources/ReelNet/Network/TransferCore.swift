@@ -212,6 +212,9 @@ final class TransferCore: @unchecked Sendable {
                         long: self.options.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1)
         try options.set("CURLOPT_USERAGENT", CURLOPT_USERAGENT, string: self.options.userAgent)
         try options.set("CURLOPT_RANGE", CURLOPT_RANGE, string: transfer.rangeValue())
+        // No Accept-Encoding is sent and nothing is decoded: segments never shrink, and a body's
+        // size limit then holds for what arrives (no decompression bomb can pass it).
+        try options.set("CURLOPT_HTTP_CONTENT_DECODING", CURLOPT_HTTP_CONTENT_DECODING, long: 0)
     }
 
     private func resume(_ id: ObjectIdentifier) {
@@ -237,6 +240,10 @@ final class TransferCore: @unchecked Sendable {
     private func completeAttempt(_ transfer: Transfer, code: CurlCode) {
         guard let easy = transfer.easy else { return }
         recordTimings(transfer, easy: easy)
+        if let refusal = transfer.refusal {
+            finish(transfer, error: refusal)
+            return
+        }
         let status = responseCode(easy)
         if code == .ok || transfer.satisfied {
             if !transfer.responseSeen { noteResponse(transfer, easy: easy) }
@@ -244,7 +251,9 @@ final class TransferCore: @unchecked Sendable {
             return
         }
         let url = transfer.spec.url.absoluteString
-        let retryable = code.isTransient || (code == .httpReturnedError && status >= 500)
+        if code == .operationTimedOut { transfer.stalls += 1 }
+        let retryable = (code.isTransient || (code == .httpReturnedError && status >= 500))
+            && transfer.stalls <= options.stallRetries
         if retryable && transfer.attempts <= options.maxRetries && !transfer.cancelled {
             detachHandle(transfer)
             let backoff = options.retryBackoffMs << (transfer.attempts - 1)
@@ -253,27 +262,62 @@ final class TransferCore: @unchecked Sendable {
             ReelLog.net.info("retrying '\(url)' in \(backoff) ms after \(code == .httpReturnedError ? "HTTP \(status)" : "\(code)") (attempt \(transfer.attempts) of \(options.maxRetries + 1))")
             return
         }
-        let error: ReelError
+        finish(transfer, error: failure(code, status: status, url: url, easy: easy, transfer: transfer))
+    }
+
+    /// What a failed attempt's code means, said as what happened: libcurl names some causes
+    /// by the symptom it met (a reply without a status line is an "unsupported protocol").
+    private func failure(_ code: CurlCode, status: Int, url: String, easy: UnsafeMutableRawPointer,
+                         transfer: Transfer) -> ReelError {
         switch code {
         case .httpReturnedError:
-            error = ReelError(status == 404 ? .notFound : .httpStatus, "HTTP \(status) for '\(url)'")
+            return ReelError(status == 404 ? .notFound : .httpStatus, "HTTP \(status) for '\(url)'")
         case .couldNotConnect:
-            error = ReelError(.connectionFailed, "cannot connect to '\(url)'", cause: code)
+            return ReelError(.connectionFailed, "cannot connect to '\(url)'", cause: code)
         case .couldNotResolveHost:
-            error = ReelError(.connectionFailed, "cannot resolve host of '\(url)'", cause: code)
+            return ReelError(.connectionFailed, "cannot resolve host of '\(url)'", cause: code)
         case .operationTimedOut:
-            error = ReelError(.timeout, "timed out fetching '\(url)'", cause: code)
+            let stalled = transfer.stalls == 1 ? "stalled" : "stalled \(transfer.stalls) times"
+            return ReelError(.timeout, "'\(url)' \(stalled) (under \(options.lowSpeedLimitBytesPerSecond) bytes/s for \(options.lowSpeedTimeMs) ms)", cause: code)
         case .unsupportedProtocol:
-            error = ReelError(.unsupportedScheme, "refused '\(url)': only http and https are allowed (after redirects too)", cause: code)
+            // Either a redirect to a scheme other than http(s), or a reply that is not HTTP at all.
+            if let target = redirectTarget(easy), let scheme = URL(string: target)?.scheme?.lowercased(),
+               scheme != "http" && scheme != "https" {
+                return ReelError(.unsupportedScheme, "refused '\(url)': it redirects to '\(target)'; only http and https are allowed", cause: code)
+            }
+            return ReelError(.networkFailed, "the reply from '\(url)' is not HTTP (no valid status line: other bytes, HTTP/0.9 or a broken status)", cause: code)
+        case .weirdServerReply:
+            return ReelError(.networkFailed, "the reply from '\(url)' is not valid HTTP (a bad status line or header)", cause: code)
+        case .tooManyRedirects:
+            return ReelError(.networkFailed, "'\(url)' redirects more than 5 times", cause: code)
+        case .outOfMemory:
+            return ReelError(.networkFailed, "the reply from '\(url)' is too large to take in (its headers, most likely)", cause: code)
+        case .badContentEncoding:
+            return ReelError(.networkFailed, "the body of '\(url)' could not be decoded", cause: code)
         default:
-            error = ReelError(.networkFailed, "fetching '\(url)' failed", cause: code)
+            return ReelError(.networkFailed, "fetching '\(url)' failed", cause: code)
         }
-        finish(transfer, error: error)
+    }
+
+    /// Where the attempt's redirect pointed, if it was one. The corresponding C function is
+    /// `curl_easy_getinfo` with `CURLINFO_REDIRECT_URL`.
+    private func redirectTarget(_ easy: UnsafeMutableRawPointer) -> String? {
+        var pointer: UnsafeMutableRawPointer?
+        guard reel_shim_curl_easy_getinfo_pointer(easy, CURLINFO_REDIRECT_URL, &pointer) == CURLE_OK, let pointer else {
+            return nil
+        }
+        return String(cString: pointer.assumingMemoryBound(to: CChar.self))
     }
 
     private func noteResponse(_ transfer: Transfer, easy: UnsafeMutableRawPointer) {
         transfer.responseSeen = true
         let status = responseCode(easy)
+        if let encoding = header(easy, "Content-Encoding"), encoding.lowercased() != "identity" {
+            transfer.refusal = ReelError(.networkFailed, """
+                '\(transfer.spec.url.absoluteString)' came encoded (Content-Encoding: \(encoding)); \
+                Reel asks for and reads only unencoded bodies
+                """)
+        }
         var length: curl_off_t = -1
         _ = reel_shim_curl_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
         let asked = transfer.resumeOffset
@@ -298,6 +342,15 @@ final class TransferCore: @unchecked Sendable {
 
     fileprivate func handleBody(_ transfer: Transfer, easy: UnsafeMutableRawPointer, bytes: UnsafeRawBufferPointer) -> Int {
         if !transfer.responseSeen { noteResponse(transfer, easy: easy) }
+        if transfer.refusal == nil, let limit = options.maxBodyBytes(for: transfer.spec.kind),
+           transfer.stream.deliveredBytes + Int64(bytes.count) > limit {
+            transfer.refusal = ReelError(.networkFailed, """
+                '\(transfer.spec.url.absoluteString)' passed the \(limit)-byte limit of a \(transfer.spec.kind.rawValue) \
+                (network.\(transfer.spec.kind == .playlist ? "maxManifestBytes" : transfer.spec.kind == .key ? "maxKeyBytes" : "maxSegmentBytes"))
+                """)
+        }
+        // Returning less than offered makes libcurl end the attempt with a write error.
+        if transfer.refusal != nil { return 0 }
         guard let taken = transfer.deliver(bytes) else {
             transfer.paused = true
             return reel_shim_curl_writefunc_pause
@@ -401,5 +454,16 @@ extension Duration {
     public var milliseconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}
+
+extension TransferCore {
+    /// The first value of response header `name`, or nil. The corresponding C function is
+    /// `curl_easy_header`.
+    func header(_ easy: UnsafeMutableRawPointer, _ name: String) -> String? {
+        var found: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(easy, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+              let value = found?.pointee.value else { return nil }
+        return String(cString: value)
     }
 }
