@@ -9,7 +9,7 @@ public enum FeedRunFiles {
     /// Writes the files asked for (and `summary`, a summary or comparison as JSON), on a thread
     /// of its own; returns the paths written, in order.
     public static func write(_ runs: [FeedRunResult], events: String?, report: String?,
-                             summary: (path: String, json: JSONValue)? = nil) async throws -> [String] {
+                             summary: (path: String, json: JSONValue)? = nil, traceEvents: String? = nil) async throws -> [String] {
         try await BlockingPool.shared.run {
             var written: [String] = []
             if let summary {
@@ -24,6 +24,17 @@ public enum FeedRunFiles {
                 for (index, run) in runs.enumerated() {
                     let path = index == 0 ? events : FeedComparison.secondEventsPath(events)
                     try SessionEvent.write(run.events, to: path)
+                    written.append(path)
+                }
+            }
+            if let traceEvents {
+                for (index, run) in runs.enumerated() {
+                    let path = index == 0 ? traceEvents : FeedComparison.secondEventsPath(traceEvents)
+                    do {
+                        try Data((JSONWriter.compact(ChromeTrace.make(run.events)) + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                    } catch {
+                        throw ReelError(.invalidInput, "cannot write the trace events to '\(path)': \(error.localizedDescription)")
+                    }
                     written.append(path)
                 }
             }

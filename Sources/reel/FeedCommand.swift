@@ -11,7 +11,7 @@ struct FeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
         abstract: "Build the feed, replay a scroll trace through visibility or the whole engine, check or report a session's events.",
-        subcommands: [Build.self, Visibility.self, Run.self, CheckEvents.self, Report.self]
+        subcommands: [Build.self, Visibility.self, Run.self, Sweep.self, CheckEvents.self, Report.self]
     )
 
     /// Options shared by the feed subcommands.
@@ -214,6 +214,11 @@ extension FeedCommand {
         @Option(name: .customLong("summary"), help: ArgumentHelp("Also write the summary as JSON (what --json prints) to this file.", valueName: "file.json"))
         var summaryFile: String?
 
+        @Option(name: .customLong("trace-events"), help: ArgumentHelp(
+            "Write the session in the Chrome trace event format, for Perfetto (ui.perfetto.dev) or chrome://tracing (with --compare, the second run's to <file>-b.json).",
+            valueName: "file.json"))
+        var traceEvents: String?
+
         @OptionGroup(title: "Faults the simulator injects") var faults: FaultOptions
 
         @OptionGroup var logging: LoggingOptions
@@ -253,10 +258,8 @@ extension FeedCommand {
             let catalog = try feed.catalog(config)
             let scroll: ScrollTrace
             if let pattern, let kind = TracePattern(rawValue: pattern) {
-                let length = seconds ?? 30
-                let api = FeedAPI(catalog: catalog, config: config)
-                let build = FeedBuild(api: api, config: config, screen: feed.size(config), pages: api.isEndless ? max(2, Int(length / 2)) : nil)
-                scroll = TraceGenerator.generate(kind, seconds: length, build: build, seed: seed)
+                scroll = ScrollTrace.generated(kind, seconds: seconds ?? 30, seed: seed, catalog: catalog, config: config,
+                                               screen: feed.size(config))
             } else if let trace {
                 let whole = try ScrollTrace.load(path: trace)
                 scroll = seconds.map(whole.cut(after:)) ?? whole
@@ -278,7 +281,7 @@ extension FeedCommand {
             }
             let summaryJSON = comparison?.json ?? runs[0].summary.json
             let written = try await FeedRunFiles.write(runs, events: events, report: report,
-                                                       summary: summaryFile.map { ($0, summaryJSON) })
+                                                       summary: summaryFile.map { ($0, summaryJSON) }, traceEvents: traceEvents)
             if json {
                 print(JSONWriter.pretty(summaryJSON))
                 return

@@ -65,6 +65,12 @@ public enum ChildProcess {
         /// The process id (to send it a signal).
         public var pid: Int32 { process.processIdentifier }
 
+        /// Waits until what the process printed on stdout so far satisfies `condition` (a line it
+        /// prints when something happened); false when it ends first or `limit` passes.
+        public func waitForOutput(limit: Duration = .seconds(120), _ condition: @escaping @Sendable (String) -> Bool) async -> Bool {
+            await out.received.wait(limit: limit) { condition(String(decoding: $0, as: UTF8.self)) }
+        }
+
         /// Waits for the process to end; returns what it printed and gives its slot back. Call it once.
         public func finish() async -> Result {
             let result = await BlockingPool.shared.runToEnd { wait() }
@@ -108,21 +114,25 @@ public enum ReelProcess {
     }
 }
 
-/// Drains a pipe on a pool thread so a chatty child never blocks on a full pipe.
-// @unchecked Sendable: `data` is written by the reading job before `done` signals, read after it.
-final class ReadAll: @unchecked Sendable {
-    private var data = Data()
+/// Drains a pipe on a pool thread so a chatty child never blocks on a full pipe; what arrived
+/// so far is watchable (a test waits for a line the child prints).
+final class ReadAll: Sendable {
+    let received = Watched<[UInt8]>([])
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
-        BlockingPool.shared.start { [self] in
-            data = handle.readDataToEndOfFile()
+        BlockingPool.shared.start { [received, done] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                received.update { $0 += chunk }
+            }
             done.signal()
         }
     }
 
     func wait() -> String {
         done.wait()
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: received.current, as: UTF8.self)
     }
 }

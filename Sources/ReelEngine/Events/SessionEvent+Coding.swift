@@ -129,7 +129,7 @@ extension SessionEvent.PlayStop: Codable {
 }
 
 extension SessionEvent.Fetch {
-    private enum Keys: String, CodingKey { case url, bytes, cacheBytes, cacheHit, origin, card }
+    private enum Keys: String, CodingKey { case url, bytes, cacheBytes, cacheHit, origin, card, durationMs }
 
     /// Files written before `cacheBytes` existed: a whole hit came from the cache, a miss did not.
     public init(from decoder: any Decoder) throws {
@@ -140,6 +140,7 @@ extension SessionEvent.Fetch {
         self.init(url: try container.decode(String.self, forKey: .url), bytes: bytes,
                   cacheBytes: cacheBytes ?? (cacheHit ? bytes : 0), cacheHit: cacheHit,
                   origin: try container.decode(SessionEvent.Origin.self, forKey: .origin),
-                  card: try container.decodeIfPresent(CardID.self, forKey: .card))
+                  card: try container.decodeIfPresent(CardID.self, forKey: .card),
+                  durationMs: try container.decodeIfPresent(Double.self, forKey: .durationMs))
     }
 }

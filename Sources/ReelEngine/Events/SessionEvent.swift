@@ -74,6 +74,9 @@ public struct SessionEvent: Sendable, Equatable {
         public var cacheHit: Bool
         public var origin: Origin
         public var card: CardID?
+        /// How long the read took, from its open to its end (when known: the prefetcher's items
+        /// report none); the event's time is its end.
+        public var durationMs: Double?
 
         /// Bytes that came from the network for this reader.
         public var networkBytes: Int64 { max(0, bytes - cacheBytes) }
@@ -142,8 +145,9 @@ extension SessionEvent.Kind {
     public static func prefetchDone(url: String, bytes: Int64) -> Self { .prefetchDone(.init(url: url, bytes: bytes)) }
     public static func prefetchCancelled(url: String, bytes: Int64) -> Self { .prefetchCancelled(.init(url: url, bytes: bytes)) }
     public static func fetch(url: String, bytes: Int64, cacheBytes: Int64, cacheHit: Bool, origin: SessionEvent.Origin,
-                             card: CardID?) -> Self {
-        .fetch(.init(url: url, bytes: bytes, cacheBytes: cacheBytes, cacheHit: cacheHit, origin: origin, card: card))
+                             card: CardID?, durationMs: Double? = nil) -> Self {
+        .fetch(.init(url: url, bytes: bytes, cacheBytes: cacheBytes, cacheHit: cacheHit, origin: origin, card: card,
+                     durationMs: durationMs))
     }
     public static func mount(card: CardID) -> Self { .mount(.init(card: card)) }
     public static func unmount(card: CardID) -> Self { .unmount(.init(card: card)) }

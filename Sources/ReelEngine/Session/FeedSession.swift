@@ -146,7 +146,7 @@ public actor FeedSession {
             fetches.append(fetch)
             let metrics = fetch.metrics
             emit(.fetch(url: metrics.url, bytes: metrics.bytes, cacheBytes: metrics.cacheHitBytes, cacheHit: metrics.cacheHit,
-                        origin: fetch.origin, card: fetch.card.map { CardID($0) }))
+                        origin: fetch.origin, card: fetch.card.map { CardID($0) }, durationMs: metrics.totalMs))
         case .prefetch(let event):
             prefetchReported(event)
         case .failure(let card, let message):

@@ -1,0 +1,338 @@
+import ArgumentParser
+import Foundation
+import OrderedCollections
+import ReelCore
+import ReelEngine
+import ReelHarness
+import ReelNet
+import ReelServer
+
+extension FeedCommand {
+    /// `reel feed sweep`: many feed sessions across traces, networks and settings, sharded for
+    /// batch systems, merged, and compared with intervals.
+    struct Sweep: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the cross product of scroll traces, network profiles and settings as feed sessions, and compare.",
+            discussion: """
+                Each cell (a trace, a profile, a setting) is one feed session with a fresh cache and \
+                simulator, as `reel feed run` runs it. Results go to --output DIR: sweep.json (the matrix) \
+                and cells/<id>/ (summary.json, events.jsonl, report.html). A finished cell is not run \
+                again, so an interrupted sweep resumes. `reel feed sweep merge` combines shards; `reel feed \
+                sweep report` compares every setting with the baseline. See docs/sweep.md.
+                """,
+            subcommands: [RunCells.self, Merge.self, Report.self],
+            defaultSubcommand: RunCells.self)
+    }
+}
+
+extension FeedCommand.Sweep {
+    struct RunCells: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "run",
+            abstract: "Run the cells of a sweep this shard owns that the results folder does not hold yet.")
+
+        @OptionGroup var options: ConfigOptions
+        @OptionGroup var feed: FeedCommand.FeedOptions
+
+        @Option(name: .customLong("trace"), parsing: .upToNextOption,
+                help: ArgumentHelp("Scroll trace files (JSON lines), each a trace of the sweep.", valueName: "file"))
+        var traces: [String] = []
+
+        @Option(help: ArgumentHelp("Generated traces: browse, fling, carousel, mixed (comma-separated).", valueName: "names"))
+        var pattern: String?
+
+        @Option(help: "With --pattern: traces per pattern, seeds 1...N.")
+        var seeds = 1
+
+        @Option(help: ArgumentHelp("Length of generated traces (default 30); a trace file is cut to it when given.", valueName: "S"))
+        var seconds: Double?
+
+        @Option(help: ArgumentHelp("Network profiles of the simulator (comma-separated): wifi, 4g, 3g, unlimited.", valueName: "names"))
+        var profile = "4g"
+
+        @Option(name: .customLong("vary"), help: ArgumentHelp(
+            "A setting per value on top of the baseline, e.g. prefetch=off or decoder.poolSize=2,4 (repeatable: they cross).",
+            valueName: "key=v1,v2"))
+        var vary: [String] = []
+
+        @Option(help: ArgumentHelp("The results folder.", valueName: "dir"))
+        var output = "reel-sweep"
+
+        @Option(help: ArgumentHelp("Run only the cells of one shard: i/n, or auto (the batch system's index).", valueName: "i/n"))
+        var shard: String?
+
+        @Option(help: "Cells run at once (default 1: the machine's cores are the players'; more share the CPU and skew TTFF).")
+        var jobs = 1
+
+        @Option(help: ArgumentHelp("Serve this folder with the CDN simulator (default: Samples).", valueName: "dir"))
+        var serve: String?
+
+        @Flag(help: "Also write each cell's Chrome trace (trace.json), for Perfetto.")
+        var traceEvents = false
+
+        @Flag(help: "Run again the cells recorded as failed.")
+        var retryFailed = false
+
+        @Flag(help: "Print the outcome as JSON.")
+        var json = false
+
+        @OptionGroup(title: "Faults the simulator injects") var faults: FaultOptions
+        @OptionGroup var logging: LoggingOptions
+
+        func validate() throws {
+            if seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be in 1...10000") }
+            if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be in 1...64") }
+            if let seconds, !(seconds > 0 && seconds <= 86_400) { throw ValidationError("--seconds must be in (0, 86400]") }
+        }
+
+        func run() async throws {
+            logging.bootstrap()
+            try await CLIOutput.run("feed sweep") { try await execute() }
+        }
+
+        private func execute() async throws {
+            let served = serve ?? "Samples"
+            let origin = try FeedOrigin.serve(path: served, profile: .unlimited, faults: faults.injection)
+            guard case .serve(let servedFolder, _, _) = origin else { return }
+            let baseline = try origin.configuration(options.sources)
+            for warning in baseline.warnings { ConfigOptions.warn(warning) }
+            let matrix = try makeMatrix(origin: origin, baselineWarnings: baseline.warnings.count)
+            let catalog = try feed.catalog(baseline.config)
+            var sweep = SweepRun(matrix: matrix, folder: SweepFolder(output), catalog: catalog, served: servedFolder,
+                                 sources: options.sources, faults: faults.injection,
+                                 screen: feed.screen.flatMap(Size.init(parsing:)))
+            sweep.jobs = jobs
+            sweep.shard = try shard.map { try SweepShard(parsing: $0) } ?? .whole
+            sweep.traceEvents = traceEvents
+            sweep.retryFailed = retryFailed
+            if jobs > 1 {
+                ConfigOptions.warn("--jobs \(jobs): cells share the CPU, so their timings (TTFF above all) are not those of one session alone")
+            }
+            let line = ProgressLine(terminal: isatty(STDERR_FILENO) != 0, log: !json, jobs: jobs)
+            let outcome = try await sweep.run { line.show($0) }
+            line.finish()
+            let overhead = Distribution(outcome.overheadSeconds.map { $0 * 1000 })
+            let progress = outcome.progress
+            if json {
+                let result: JSONValue = .object([
+                    "matrix": .string(matrix.id), "cells": .int(matrix.cells.count), "shard": .string(sweep.shard.description),
+                    "owned": .int(progress.total), "alreadyDone": .int(progress.skipped), "ran": .int(progress.done),
+                    "failed": .int(progress.failed), "overheadMsPerCell": try JSONValue(encoding: overhead.percentiles),
+                    "output": .string(sweep.folder.path),
+                ])
+                print(JSONWriter.pretty(result))
+            } else {
+                print("sweep \(matrix.id): \(matrix.cells.count) cells (\(matrix.traces.count) traces × \(matrix.profiles.count) profiles × \(matrix.settings.count) settings); shard \(sweep.shard): \(progress.total) cells, \(progress.skipped) already done, \(progress.done) ran, \(progress.failed) failed")
+                if let p50 = overhead.p50 {
+                    print("overhead per cell (all but the session itself): p50 \(Human.ms(p50)), max \(Human.ms(overhead.max))")
+                }
+                print("results: \(sweep.folder.path) (reel feed sweep report \(sweep.folder.path) --html report.html)")
+            }
+        }
+
+        /// The traces, profiles and settings crossed; errors name a pattern, profile or key
+        /// that does not exist.
+        private func makeMatrix(origin: FeedOrigin, baselineWarnings: Int) throws -> SweepMatrix {
+            var sweepTraces: [SweepTrace] = []
+            for file in traces {
+                let bytes = try FileBytes.read(file, what: "trace file", code: .invalidTrace)
+                _ = try ScrollTrace.load(path: file)
+                sweepTraces.append(SweepTrace(file: URL(fileURLWithPath: file).standardizedFileURL.path, contents: bytes, seconds: seconds))
+            }
+            for name in Self.list(pattern) {
+                guard TracePattern(rawValue: name) != nil else {
+                    throw ReelError(.invalidInput, "unknown pattern '\(name)' (use \(TracePattern.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                for seed in 1...UInt64(seeds) { sweepTraces.append(SweepTrace(pattern: name, seed: seed, seconds: seconds ?? 30)) }
+            }
+            guard !sweepTraces.isEmpty else { throw ReelError(.invalidInput, "give --trace FILE... or --pattern NAMES") }
+            let profiles = Self.list(profile)
+            for name in profiles {
+                guard let network = NetworkProfile.named(name), !network.isOffline else {
+                    throw ReelError(.invalidInput, "unknown network profile '\(name)' (use wifi, 4g, 3g or unlimited)")
+                }
+            }
+            guard !profiles.isEmpty else { throw ReelError(.invalidInput, "--profile names no profile") }
+            let settings = try Self.settings(vary)
+            for setting in settings where !setting.assignments.isEmpty {
+                // A setting's key must exist and its value read: an unknown key is an error here.
+                let resolution = try origin.configuration(options.sources + [.assignments(setting.assignments)])
+                if resolution.warnings.count > baselineWarnings, let warning = resolution.warnings.last {
+                    throw ReelError(.invalidConfig, "--vary \(setting.id): \(warning)")
+                }
+            }
+            var shared: [String] = []
+            for file in options.configFiles {
+                let bytes = try FileBytes.read(file, what: "config file", code: .invalidConfig)
+                shared.append("config#\(String(XXHash64.hash(bytes), radix: 16))")
+            }
+            shared += options.assignments.map { "set:\($0)" }
+            if !faults.injection.isEmpty { shared.append("faults:\(faults.injection)") }
+            if let screen = feed.screen { shared.append("screen:\(screen)") }
+            return SweepMatrix(traces: sweepTraces, profiles: profiles, settings: settings, shared: shared)
+        }
+
+        static func list(_ text: String?) -> [String] {
+            (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+
+        /// The baseline, then one setting per value of each `--vary`, crossed with the others.
+        static func settings(_ vary: [String]) throws -> [SweepSetting] {
+            var axes: [[String?]] = []
+            for option in vary {
+                guard let equals = option.firstIndex(of: "="), equals != option.startIndex else {
+                    throw ReelError(.invalidInput, "--vary wants key=v1,v2 (such as prefetch=off); got '\(option)'")
+                }
+                let key = option[..<equals]
+                let values = list(String(option[option.index(after: equals)...]))
+                guard !values.isEmpty else { throw ReelError(.invalidInput, "--vary \(key): no value given") }
+                axes.append([nil] + values.map { "\(key)=\($0)" })
+            }
+            var combinations: [[String]] = [[]]
+            for axis in axes {
+                combinations = combinations.flatMap { prefix in axis.map { value in prefix + (value.map { [$0] } ?? []) } }
+            }
+            var settings: [SweepSetting] = []
+            var seen: Set<String> = []
+            for combination in combinations {
+                let id = combination.isEmpty ? "baseline" : combination.joined(separator: " ")
+                guard seen.insert(id).inserted else { continue }
+                settings.append(SweepSetting(id: id, assignments: try combination.map(FeedComparison.assignment)))
+            }
+            return settings
+        }
+    }
+
+    struct Merge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Combine the results folders of a sweep's shards into one; refuses folders of another sweep.")
+
+        @Argument(help: ArgumentHelp("Results folders of the shards.", valueName: "dir"))
+        var inputs: [String]
+
+        @Option(help: ArgumentHelp("The merged results folder.", valueName: "dir"))
+        var output: String
+
+        @Flag(help: "Print the outcome as JSON.")
+        var json = false
+
+        @OptionGroup var logging: LoggingOptions
+
+        func run() async throws {
+            logging.bootstrap()
+            try await CLIOutput.run("feed sweep merge") {
+                let inputs = self.inputs.map(SweepFolder.init), output = SweepFolder(self.output)
+                let outcome = try await BlockingPool.shared.run { try SweepMerge.merge(inputs, into: output) }
+                if json {
+                    print(JSONWriter.pretty(.object([
+                        "matrix": .string(outcome.matrix.id), "cells": .int(outcome.matrix.cells.count), "copied": .int(outcome.copied),
+                        "missingCells": .array(outcome.missing.map { .string($0.id) }), "output": .string(output.path),
+                    ])))
+                } else {
+                    print("merged \(inputs.count) folders into \(output.path): \(outcome.copied) cells copied, \(outcome.missing.count) of \(outcome.matrix.cells.count) missing")
+                    for cell in outcome.missing.prefix(20) {
+                        print("missing: \(cell.id) (trace \(cell.trace), profile \(cell.profile), setting \(cell.setting), index \(cell.index))")
+                    }
+                    if outcome.missing.count > 20 { print("missing: ... and \(outcome.missing.count - 20) more") }
+                }
+            }
+        }
+    }
+
+    struct Report: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compare every setting of a sweep with its baseline: means over cells with 95% intervals.")
+
+        @Argument(help: ArgumentHelp("The results folder.", valueName: "dir"))
+        var folder: String
+
+        @Flag(help: "Print {cells, failedCells, missingCells, comparisons} as JSON.")
+        var json = false
+
+        @Option(help: ArgumentHelp("Write the HTML page (self-contained) to this file.", valueName: "file.html"))
+        var html: String?
+
+        @OptionGroup var logging: LoggingOptions
+
+        func run() async throws {
+            logging.bootstrap()
+            try await CLIOutput.run("feed sweep report") {
+                let folder = SweepFolder(self.folder), html = self.html
+                let (analysis, matrix) = try await BlockingPool.shared.run { () -> (SweepAnalysis, SweepMatrix) in
+                    let matrix = try folder.loadMatrix()
+                    let (summaries, failures) = try folder.results(matrix)
+                    let analysis = SweepAnalysis(matrix: matrix, summaries: summaries, failures: failures)
+                    if let html {
+                        let page = SweepPage(matrix: matrix, analysis: analysis,
+                                             overall: SweepAnalysis.overall(matrix: matrix, summaries: summaries),
+                                             cellLinks: Self.links(matrix, summaries: summaries, folder: folder, page: html))
+                        try SweepFolder.write(page.render(), to: html)
+                    }
+                    return (analysis, matrix)
+                }
+                if json {
+                    print(JSONWriter.pretty(try JSONValue(encoding: analysis)))
+                    return
+                }
+                print(Self.text(analysis, matrix: matrix))
+                if let html { print("wrote \(html)") }
+            }
+        }
+
+        /// Each finished cell's report, relative to the page when it sits under the same folder.
+        static func links(_ matrix: SweepMatrix, summaries: [String: SessionSummary], folder: SweepFolder, page: String) -> [String: String] {
+            let pageFolder = URL(fileURLWithPath: page).standardizedFileURL.deletingLastPathComponent().path
+            var links: [String: String] = [:]
+            for cell in matrix.cells where summaries[cell.id] != nil {
+                let report = folder.reportPath(cell.id)
+                links[cell.id] = report.hasPrefix(pageFolder + "/") ? String(report.dropFirst(pageFolder.count + 1)) : "file://" + report
+            }
+            return links
+        }
+
+        /// The comparisons over every cell, one line per setting and metric.
+        static func text(_ analysis: SweepAnalysis, matrix: SweepMatrix) -> String {
+            var lines = ["sweep \(matrix.id): \(analysis.cells) cells, \(analysis.failedCells.count) failed, \(analysis.missingCells.count) missing"]
+            for failed in analysis.failedCells.prefix(10) { lines.append("failed: \(failed.cell): \(failed.message)") }
+            for row in analysis.comparisons where row.pattern == nil && row.profile == nil {
+                guard let metric = SweepMetric.named(row.metric) else { continue }
+                let ratio = row.ratio.map { String(format: "%.2fx", $0) } ?? "-"
+                lines.append("\(row.setting) | \(metric.label): \(SweepPage.interval(row.value, metric.unit)) vs baseline \(SweepPage.interval(row.baseline, metric.unit)), \(ratio)")
+            }
+            if matrix.settings.count < 2 { lines.append("(one setting: nothing to compare; add --vary)") }
+            return lines.joined(separator: "\n")
+        }
+    }
+}
+
+/// The sweep's progress: on a terminal, one line rewritten in place (cells done, running,
+/// failed, the time left); otherwise (a batch job's log) a line per finished cell on stdout.
+final class ProgressLine: Sendable {
+    let enabled: Bool
+    let log: Bool
+    let jobs: Int
+
+    init(terminal: Bool, log: Bool, jobs: Int) {
+        self.enabled = terminal
+        self.log = log && !terminal
+        self.jobs = jobs
+    }
+
+    func show(_ progress: SweepRun.Progress) {
+        if log, let cell = progress.finished {
+            let count = progress.done + progress.failed
+            print("cell \(count)/\(progress.total - progress.skipped) \(progress.finishedOK ? "done" : "failed"): \(cell.id) (trace \(cell.trace), profile \(cell.profile), setting \(cell.setting))")
+            fflush(nil)
+        }
+        guard enabled else { return }
+        var text = "sweep: \(progress.done + progress.failed)/\(progress.total - progress.skipped) cells (\(progress.running) running, \(progress.failed) failed"
+        if progress.skipped > 0 { text += ", \(progress.skipped) already done" }
+        text += ")"
+        if let eta = progress.eta(jobs: jobs) { text += ", about \(Int(eta.rounded())) s left" }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+
+    func finish() {
+        if enabled { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
