@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 APT_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libcurl4-openssl-dev \
-                pkg-config libsqlite3-dev libxml2 ffmpeg chromium
+                pkg-config libsqlite3-dev libxml2 ffmpeg chromium librlottie-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release test tsan demo bench report-png clean
