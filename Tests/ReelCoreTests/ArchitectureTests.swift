@@ -26,10 +26,12 @@ struct ArchitectureTests {
 
     static let sources = Fixtures.packageRoot.appendingPathComponent("Sources")
 
-    /// Every Swift file under `folder`, relative path and text.
+    /// Every Swift file under `folder`, relative path and text, outside build folders (`make bench`
+    /// leaves `Benchmarks/.build` with the checkouts of every dependency).
     static func swiftFiles(under folder: URL) -> [(path: String, text: String)] {
         let paths = FileManager.default.subpaths(atPath: folder.path) ?? []
-        return paths.filter { $0.hasSuffix(".swift") }.sorted().compactMap { path in
+        let sources = paths.filter { $0.hasSuffix(".swift") && !$0.split(separator: "/").contains { $0.hasPrefix(".build") } }
+        return sources.sorted().compactMap { path in
             guard let text = try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8) else { return nil }
             return (path, text)
         }
