@@ -149,3 +149,16 @@ struct LaunchStateTests {
         }
     }
 }
+
+extension LaunchStateTests {
+    @Test(arguments: [
+        ("/srv/state", ["XDG_STATE_HOME": "/x", "HOME": "/home/a"], "/srv/state"),
+        ("", ["XDG_STATE_HOME": "/x/state", "HOME": "/home/a"], "/x/state/reel/launch"),
+        ("", ["XDG_STATE_HOME": "relative", "HOME": "/home/a"], "/home/a/.local/state/reel/launch"),
+        ("", ["HOME": "/home/a"], "/home/a/.local/state/reel/launch"),
+    ])
+    func theDefaultFolder(setting: String, environment: [String: String], expected: String) throws {
+        let resolution = try ConfigResolver().resolve(setting.isEmpty ? [] : [.assignments(["launch.stateDirectory=\(setting)"])])
+        #expect(LaunchStateFolder.defaultDirectory(resolution.config, environment: environment).path == expected)
+    }
+}

@@ -70,7 +70,8 @@ public actor LaunchController {
 
     deinit {
         for task in running.values { task.cancel() }
-        store?.close()
+        // Dropped without `close()`: the database closes on a pool thread, never the caller's.
+        if let store { BlockingPool.shared.start { store.close() } }
         executor.shutdown()
     }
 
