@@ -35,6 +35,10 @@ struct LaunchPolicyTests {
             .background("2026-11-24T12:10:00Z"),
             .background("2026-11-24T12:30:00Z"),
             .foreground("2026-11-24T12:40:00Z", .loading(.newSession, noSplash: .notConfigured)),
+            // A crash in the background: away since the background, not since the crash.
+            .background("2026-11-24T13:00:00Z"),
+            .crash("2026-11-24T13:20:00Z"),
+            .launch("2026-11-24T13:35:00Z", .loading(.newSession, noSplash: .notConfigured)),
         ]),
         LaunchScenario(name: "overlapping windows with priorities and intervals", entries: [snowfall, lanterns, blackFriday], steps: [
             .launch("2026-11-24T08:00:00Z", .loading(.firstLaunch, noSplash: .notConfigured)),

@@ -61,7 +61,8 @@ public struct LaunchPolicy: Sendable {
             state.crashes.append(crash)
             if state.crashes.count > LaunchState.crashesKept { state.crashes.removeFirst(state.crashes.count - LaunchState.crashesKept) }
             state.lifecycle.crashGuardPending = crash.sessionSeconds <= parameters.crashGuardSeconds
-            state.lifecycle.endedAt = now
+            // A crash in the background ends a session that had ended for the user already.
+            if state.lifecycle.endedAt == nil { state.lifecycle.endedAt = now }
             state.lifecycle.lastEventAt = now
             actions.append(.recordCrash(crash))
             decision = LaunchDecision(show: .nothing, reason: .notALaunch,
