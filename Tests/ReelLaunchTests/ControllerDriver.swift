@@ -13,17 +13,11 @@ struct ControllerDriver {
     let clock: ManualClock
     let wallClock: LaunchClock
     let epoch: Date
-    let warnings: Warnings
-
     /// Warnings the controller gave.
-    final class Warnings: Sendable {
-        private let lines = Locked<[String]>([])
-        var all: [String] { lines.withLock { $0 } }
-        func add(_ line: String) { lines.withLock { $0.append(line) } }
-    }
+    let warnings: WarningLog
 
     static func open(state: URL, configuration: URL, flag: SplashFlag = .on, start: String = "2026-11-24T00:00:00Z",
-                     warnings: Warnings = Warnings()) async -> ControllerDriver {
+                     warnings: WarningLog = WarningLog()) async -> ControllerDriver {
         let parameters = LaunchParameters(splashFlag: flag, configurationURL: configuration)
         let factory = URLDataSourceFactory(engine: TransferEngine(), allowLocalFiles: configuration.isFileURL)
         let clock = ManualClock()

@@ -9,13 +9,6 @@ import Testing
 /// warning, damaged and orphan asset files are dropped, nobody else's files are touched.
 @Suite("Launch state")
 struct LaunchStateTests {
-    /// Warnings given while opening.
-    final class Warnings: Sendable {
-        private let lines = Locked<[String]>([])
-        var all: [String] { lines.withLock { $0 } }
-        func add(_ line: String) { lines.withLock { $0.append(line) } }
-    }
-
     func withFolder<T>(_ body: (LaunchStateFolder) throws -> T) throws -> T {
         let scratch = try makeScratchFolder("reel-launch-state")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -24,7 +17,7 @@ struct LaunchStateTests {
 
     @Test func whatIsWrittenComesBack() throws {
         try withFolder { folder in
-            let warnings = Warnings()
+            let warnings = WarningLog()
             let first = folder.open(warn: warnings.add)
             let store = try #require(first.store)
             var lifecycle = LaunchLifecycle()
@@ -80,7 +73,7 @@ struct LaunchStateTests {
                 let foreign = try GRDBForeignDatabase(path: folder.databasePath)
                 try foreign.replaceTables()
             }
-            let warnings = Warnings()
+            let warnings = WarningLog()
             let opened = folder.open(warn: warnings.add)
             defer { opened.store?.close() }
             #expect(warnings.all.count == 1)
@@ -97,7 +90,7 @@ struct LaunchStateTests {
 
     @Test func damagedOrphanAndLeftoverFilesGoAndForeignFilesStay() throws {
         try withFolder { folder in
-            let warnings = Warnings()
+            let warnings = WarningLog()
             let first = folder.open(warn: warnings.add)
             let store = try #require(first.store)
             let bytes = try LaunchSamples.bytes("lanterns.json")
@@ -134,7 +127,7 @@ struct LaunchStateTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let file = scratch.appendingPathComponent("a-file")
         try Data("x".utf8).write(to: file)
-        let warnings = Warnings()
+        let warnings = WarningLog()
         let opened = LaunchStateFolder(directory: file.appendingPathComponent("state")).open(warn: warnings.add)
         #expect(opened.store == nil)
         #expect(warnings.all.count == 1 && warnings.all.first?.hasPrefix("launch state kept in memory:") == true, "\(warnings.all)")
