@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 APT_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libcurl4-openssl-dev \
-                pkg-config libsqlite3-dev libxml2 ffmpeg chromium
+                pkg-config libsqlite3-dev libxml2 ffmpeg chromium librlottie-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release test tsan demo bench report-png clean
@@ -31,10 +31,10 @@ test: deps
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory tsan
 
-## tsan: the blocking pool, the decoder pool, player, play arbiter, prefetcher, cache and transfer engine tests under the thread sanitizer, built in a
-## folder of their own (.build-tsan) so the normal build stays as it is. tsan-suppressions.txt names the one known false
-## positive (Swift's continuation hand-off) and why.
-TSAN_FILTER := BlockingPool|DecoderPool|Player|BufferPolicy|PlayArbiter|PrefetchPolicy|Prefetcher|CacheDataSource|TransferEngine
+## tsan: the blocking pool, the decoder pool, player, play arbiter, prefetcher, cache, transfer engine, launch controller and Lottie renderer tests under
+## the thread sanitizer, built in a folder of their own (.build-tsan) so the normal build stays as it is. tsan-suppressions.txt names the one known
+## false positive (Swift's continuation hand-off) and why.
+TSAN_FILTER := BlockingPool|DecoderPool|Player|BufferPolicy|PlayArbiter|PrefetchPolicy|Prefetcher|CacheDataSource|TransferEngine|LaunchController|LottieRenderer
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS="suppressions=$(CURDIR)/tsan-suppressions.txt $$TSAN_OPTIONS" \

@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "ReelServer", targets: ["ReelServer"]),
         .library(name: "ReelEngine", targets: ["ReelEngine"]),
         .library(name: "ReelHarness", targets: ["ReelHarness"]),
+        .library(name: "ReelLaunch", targets: ["ReelLaunch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -41,6 +42,7 @@ let package = Package(
         cLibrary("CAVUtil", pkgConfig: "libavutil", apt: "libavutil-dev"),
         cLibrary("CSWScale", pkgConfig: "libswscale", apt: "libswscale-dev"),
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        cLibrary("CRLottie", pkgConfig: "rlottie", apt: "librlottie-dev"),
         .target(
             name: "CReelShims",
             dependencies: ["CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CCurl"],
@@ -49,7 +51,8 @@ let package = Package(
 
         // Swift modules, dependencies pointing one way:
         // reel -> ReelHarness -> ReelEngine -> ReelMedia -> ReelNet -> ReelCore; ReelServer apart
-        // (ReelCore only), used by ReelHarness, the CLI and tests. ArchitectureTests checks the imports.
+        // (ReelCore only), used by ReelHarness, the CLI and tests; ReelLaunch (ReelNet and ReelCore,
+        // below ReelEngine) decides what the app shows at launch. ArchitectureTests checks the imports.
         .target(
             name: "ReelCore",
             dependencies: [
@@ -98,6 +101,18 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // Launch splashes and the loading animation: the launch policy, its state, and Lottie
+        // assets checked and drawn with rlottie.
+        .target(
+            name: "ReelLaunch",
+            dependencies: [
+                "ReelCore", "ReelNet", "CRLottie",
+                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         // Stands the CDN simulator up around feed sessions (feed run, comparisons): the one place
         // the engine meets ReelServer, so an app embedding ReelEngine does not link SwiftNIO.
         .target(
@@ -111,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "reel",
             dependencies: [
-                "ReelCore", "ReelNet", "ReelMedia", "ReelServer", "ReelEngine", "ReelHarness",
+                "ReelCore", "ReelNet", "ReelMedia", "ReelServer", "ReelEngine", "ReelHarness", "ReelLaunch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
@@ -129,6 +144,13 @@ let package = Package(
         .testTarget(
             name: "ReelEngineTests",
             dependencies: ["ReelEngine", "ReelHarness", "ReelServer", "ReelTestSupport", .product(name: "Collections", package: "swift-collections")],
+            swiftSettings: strictSwift),
+        .testTarget(
+            name: "ReelLaunchTests",
+            dependencies: [
+                "ReelLaunch", "ReelServer", "ReelTestSupport",
+                .product(name: "Collections", package: "swift-collections"), .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSwift),
         .testTarget(name: "IntegrationTests", dependencies: ["reel", "ReelServer", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
     ],

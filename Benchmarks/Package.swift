@@ -17,6 +17,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ReelCore", package: "Reel"),
                 .product(name: "ReelNet", package: "Reel"),
+                .product(name: "ReelLaunch", package: "Reel"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ReelBenchmarks",

@@ -17,6 +17,8 @@ struct Reel: AsyncParsableCommand {
             StressCommand.self,
             TraceCommand.self,
             DemoCommand.self,
+            LaunchCommand.self,
+            SplashCommand.self,
         ]
     )
 }

@@ -8,4 +8,5 @@ let benchmarks: @Sendable () -> Void = {
     feedBenchmarks()
     cacheBenchmarks()
     prefetchBenchmarks()
+    launchBenchmarks()
 }

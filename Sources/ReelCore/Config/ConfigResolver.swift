@@ -37,10 +37,12 @@ public struct ConfigResolver: Sendable {
         let appVersion = values["app.version"]?.string.flatMap(ReelVersion.init) ?? .current
 
         var skipped: [String] = []
+        var skippedValues: [ConfigResolution.SkippedValue] = []
         for entry in layers.joined() where entry.key != "app.version" {
             guard let value = validated(entry, errors: &errors) else { continue }
             if let minVersion = entry.minVersion, appVersion < minVersion {
                 skipped.append("\(entry.layer): '\(entry.key)' needs app version \(minVersion), have \(appVersion); kept \(JSONWriter.compact(values[entry.key] ?? .null))")
+                skippedValues.append(.init(key: entry.key, value: value, minVersion: minVersion, layer: entry.layer))
                 continue
             }
             values[entry.key] = value
@@ -55,7 +57,8 @@ public struct ConfigResolver: Sendable {
         guard problems.isEmpty else {
             throw ReelError(.invalidConfig, "inconsistent configuration: " + problems.joined(separator: "; "))
         }
-        return ConfigResolution(config: config, warnings: warnings, origins: origins, skipped: skipped)
+        return ConfigResolution(config: config, warnings: warnings, origins: origins, skipped: skipped,
+                                skippedValues: skippedValues)
     }
 
     /// Checks one entry's value against its key's type and rule.

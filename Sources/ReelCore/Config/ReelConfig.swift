@@ -17,6 +17,7 @@ public struct ReelConfig: ConfigSection {
     public var layout = LayoutSettings()
     public var visibility = VisibilitySettings()
     public var recycling = RecyclingSettings()
+    public var launch = LaunchSettings()
 
     public init() {}
 

@@ -20,4 +20,6 @@ public enum ReelLog {
     public static let prefetch = Logger(label: "reel.prefetch")
     /// Configuration layers: unknown keys.
     public static let config = Logger(label: "reel.config")
+    /// The launch module: splash configurations and assets refused, state not saved.
+    public static let launch = Logger(label: "reel.launch")
 }

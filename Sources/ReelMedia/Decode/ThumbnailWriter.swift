@@ -6,7 +6,7 @@ import Foundation
 import ReelCore
 
 /// Writes a decoded frame as a PNG: converted to RGB24 by libswscale, encoded by FFmpeg's PNG
-/// encoder. The corresponding C functions are `sws_scale` and `avcodec_send_frame`.
+/// encoder (`PNGEncoder`). The corresponding C function is `sws_scale`.
 enum ThumbnailWriter {
     static func write(_ frame: Frame, to path: String) throws {
         let png = try encode(frame)
@@ -47,26 +47,6 @@ enum ThumbnailWriter {
                 }
             }
         }
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG), let context = avcodec_alloc_context3(codec) else {
-            throw ReelError(.encodeFailed, "FFmpeg has no PNG encoder")
-        }
-        defer {
-            var pointer: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&pointer)
-        }
-        context.pointee.width = width
-        context.pointee.height = height
-        context.pointee.pix_fmt = AV_PIX_FMT_RGB24
-        context.pointee.time_base = AVRational(num: 1, den: 25)
-        var status = avcodec_open2(context, codec, nil)
-        guard status >= 0 else { throw ReelError(.encodeFailed, "cannot open the PNG encoder", cause: AVErrorCode(status)) }
-        status = avcodec_send_frame(context, rgb.pointer)
-        guard status >= 0 else { throw ReelError(.encodeFailed, "PNG encoding failed", cause: AVErrorCode(status)) }
-        let packet = Packet()
-        status = avcodec_receive_packet(context, packet.pointer)
-        guard status >= 0, let data = packet.pointer.pointee.data else {
-            throw ReelError(.encodeFailed, "PNG encoding produced nothing", cause: AVErrorCode(status))
-        }
-        return Array(UnsafeBufferPointer(start: data, count: packet.size))
+        return try PNGEncoder.encode(rgb, format: AV_PIX_FMT_RGB24)
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 
 /// Parses the ISO 8601 / RFC 3339 dates of `EXT-X-PROGRAM-DATE-TIME` and DASH
 /// `availabilityStartTime` (`2016-06-22T09:20:16.166-04:00`, `...Z`, `+0000`) without a
-/// formatter, so it is cheap and Sendable.
-enum ISO8601Date {
-    static func parse(_ text: some StringProtocol) -> Date? {
+/// formatter, so it is cheap and Sendable. A date without an offset is UTC.
+public enum ISO8601Date {
+    public static func parse(_ text: some StringProtocol) -> Date? {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ digits: Int) -> Int? {

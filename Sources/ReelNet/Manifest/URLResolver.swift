@@ -2,7 +2,7 @@ import Foundation
 
 /// Resolves manifest URIs against a base URL (RFC 3986; query strings kept), remembering
 /// recent answers: byte-range playlists repeat one URI thousands of times.
-struct URLResolver {
+public struct URLResolver {
     let base: URL
     private var cache: [String: URL] = [:]
     /// The base up to its last `/` (no query, no fragment) when it is a hierarchical URL: a
@@ -61,7 +61,9 @@ struct URLResolver {
         return !uri.isEmpty
     }
 
-    static func resolve(_ uri: String, against base: URL) -> URL? {
+    /// `uri` resolved against `base` (RFC 3986), percent-encoding what a URL cannot hold; nil when
+    /// it is not a URL even then.
+    public static func resolve(_ uri: String, against base: URL) -> URL? {
         if let url = URL(string: uri, relativeTo: base) { return url.absoluteURL }
         var allowed = CharacterSet.urlQueryAllowed
         allowed.insert(charactersIn: "#%")

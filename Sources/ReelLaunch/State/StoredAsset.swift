@@ -1,0 +1,19 @@
+/// One asset row of the launch state: the asset's URL, its file when it is cached, and what was
+/// found when it was downloaded.
+public struct StoredAsset: Sendable, Hashable {
+    public var url: String
+    /// The file's name under `assets/`, for a valid asset; nil otherwise.
+    public var file: String?
+    public var bytes: Int
+    /// XXH64 of the file's bytes, checked when the state is opened.
+    public var checksum: UInt64
+    public var status: SplashAssetStatus
+
+    public init(url: String, file: String?, bytes: Int, checksum: UInt64, status: SplashAssetStatus) {
+        self.url = url
+        self.file = file
+        self.bytes = bytes
+        self.checksum = checksum
+        self.status = status
+    }
+}

@@ -1,0 +1,6 @@
+/// What the launch state database holds, as loaded.
+struct StoredLaunchState: Sendable {
+    var state = LaunchState()
+    var configuration: StoredConfiguration?
+    var assets: [StoredAsset] = []
+}

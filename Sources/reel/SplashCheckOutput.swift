@@ -1,0 +1,37 @@
+import Foundation
+import OrderedCollections
+import ReelCore
+import ReelLaunch
+
+/// How `reel splash check` prints a report: one line for people, one JSON object for scripts.
+enum SplashCheckOutput {
+    static func json(_ asset: String, _ report: SplashAssetReport) -> JSONValue {
+        .object([
+            "asset": .string(asset),
+            "frames": report.frames.map { .int($0) } ?? .null,
+            "fps": .optional(report.fps),
+            "seconds": .optional(report.seconds),
+            "bytes": .int(report.bytes),
+            "width": report.width.map { .int($0) } ?? .null,
+            "height": report.height.map { .int($0) } ?? .null,
+            "renderMs": report.renderMs.map { .object(["p50": .optional($0.p50), "p95": .optional($0.p95), "max": .optional($0.max)]) } ?? .null,
+            "valid": .bool(report.isValid),
+            "problems": .array(report.problems.map { .string($0) }),
+        ])
+    }
+
+    /// "snow.json: 60 frames, 30 fps, 2.00 s, 41.2 KB, 540x960, render p50 0.81 ms p95 1.02 ms max 1.4 ms: valid".
+    static func line(_ asset: String, _ report: SplashAssetReport) -> String {
+        var figures: [String] = []
+        if let frames = report.frames { figures.append("\(frames) frames") }
+        if let fps = report.fps { figures.append("\(JSONWriter.number(fps)) fps") }
+        if let seconds = report.seconds { figures.append(String(format: "%.2f s", seconds)) }
+        figures.append(Human.bytes(Int64(report.bytes)))
+        if let width = report.width, let height = report.height { figures.append("\(width)x\(height)") }
+        if let render = report.renderMs {
+            figures.append("render p50 \(Human.ms(render.p50)) p95 \(Human.ms(render.p95)) max \(Human.ms(render.max))")
+        }
+        let verdict = report.isValid ? "valid" : "INVALID: " + report.problems.joined(separator: "; ")
+        return "\(asset): \(figures.joined(separator: ", ")): \(verdict)"
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import ReelCore
+import ReelLaunch
+import ReelNet
+import ReelServer
+import Testing
+
+/// A `LaunchController` on a state folder, fetching over Reel's network stack, its time on a
+/// `ManualClock` moved to each event: a process of the app, for the controller tests. Each
+/// event waits for the background work it started, as `reel launch simulate` does.
+struct ControllerDriver {
+    let controller: LaunchController
+    let clock: ManualClock
+    let wallClock: LaunchClock
+    let epoch: Date
+    /// Warnings the controller gave.
+    let warnings: WarningLog
+
+    static func open(state: URL, configuration: URL, flag: SplashFlag = .on, start: String = "2026-11-24T00:00:00Z",
+                     warnings: WarningLog = WarningLog()) async -> ControllerDriver {
+        let parameters = LaunchParameters(splashFlag: flag, configurationURL: configuration)
+        let factory = URLDataSourceFactory(engine: TransferEngine(), allowLocalFiles: configuration.isFileURL)
+        let clock = ManualClock()
+        let epoch = date(start)
+        let wallClock = LaunchClock.following(clock, from: epoch)
+        let controller = await LaunchController.open(directory: state, parameters: parameters, factory: factory, clock: wallClock,
+                                                     logger: warnings.logger)
+        return ControllerDriver(controller: controller, clock: clock, wallClock: wallClock, epoch: epoch, warnings: warnings)
+    }
+
+    /// The event of `kind` at `time`; returns once the work it started is done.
+    func event(_ kind: LaunchEvent.Kind, at time: String) async -> LaunchDecision {
+        let ahead = date(time).timeIntervalSince(wallClock.now())
+        precondition(ahead >= 0, "time goes back to \(time)")
+        clock.advance(by: .milliseconds(Int64((ahead * 1000).rounded())))
+        let decision = await controller.handle(LaunchEvent(time: wallClock.now(), kind: kind))
+        await controller.waitUntilIdle()
+        return decision
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+import ReelTestSupport
+
+/// The Lottie samples and splash configurations of `Samples/launch`.
+enum LaunchSamples {
+    static let folder = PackagePaths.samples.appendingPathComponent("launch")
+
+    static func path(_ name: String) -> String {
+        folder.appendingPathComponent(name).path
+    }
+
+    static func bytes(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+    }
+}
