@@ -124,7 +124,7 @@ public struct ManifestReport: Codable, Sendable, Hashable {
 
     static func entry(_ segment: Segment) -> SegmentEntry {
         SegmentEntry(
-            uri: segment.uri, resolvedURI: segment.resolvedURL.absoluteString, duration: segment.duration,
+            uri: segment.uri, resolvedURI: segment.resolvedString, duration: segment.duration,
             byteRange: segment.byteRange,
             key: segment.key.map {
                 KeyEntry(method: $0.method, uri: $0.uri, iv: segment.initializationVector.map(Key.hexString))

@@ -8,14 +8,14 @@ struct URLResolver {
     /// The base up to its last `/` (no query, no fragment) when it is a hierarchical URL: a
     /// plain relative name (`seg-1.ts`) resolves by appending, which is much cheaper than
     /// Foundation's general resolution.
-    private let directory: String?
+    private let directory: ManifestDirectory?
 
     init(base: URL) {
         self.base = base
         let text = base.absoluteString
         let path = text.prefix { $0 != "?" && $0 != "#" }
         if path.contains("://"), let slash = path.lastIndex(of: "/"), path.distance(from: path.startIndex, to: slash) > 8 {
-            directory = String(path[...slash])
+            directory = ManifestDirectory(text: String(path[...slash]), base: base)
         } else {
             directory = nil
         }
@@ -25,10 +25,18 @@ struct URLResolver {
     /// characters URLs cannot hold (spaces, for example).
     mutating func resolve(_ uri: String) -> URL? {
         if let known = cache[uri] { return known }
-        if let directory, Self.isPlainRelativeName(uri), let url = URL(string: directory + uri) { return url }
+        if let directory, Self.isPlainRelativeName(uri), let url = URL(string: directory.text + uri) { return url }
         let resolved = Self.resolve(uri, against: base)
         if let resolved, cache.count < 4096 { cache[uri] = resolved }
         return resolved
+    }
+
+    /// Where a segment URI points: its name in the base's directory when it is a plain relative
+    /// name (no `URL` is built, see `SegmentLocation`), else the resolved URL; nil when it is
+    /// not a URL.
+    mutating func location(_ uri: String) -> SegmentLocation? {
+        if let directory, Self.isPlainRelativeName(uri) { return .inDirectory(directory, uri) }
+        return resolve(uri).map { .url($0) }
     }
 
     /// Starts with a letter, digit or `_` and holds only unreserved characters, `/`, `=` and
