@@ -95,6 +95,7 @@ struct PlayCommand: AsyncParsableCommand {
             request.decodeAudio = !noAudio
             request.demux = DemuxOptions(settings.decoder)
             request.constraints = PlaybackConstraints(settings.device)
+            request.manifestLimits = ManifestLimits(settings.manifest)
             if let probesize { request.demux.probeSizeBytes = probesize }
             if let analyzeDurationMs { request.demux.analyzeDurationMs = analyzeDurationMs }
             if findStreamInfo { request.demux.findStreamInfo = true }

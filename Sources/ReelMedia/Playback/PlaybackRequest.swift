@@ -19,6 +19,8 @@ public struct PlaybackRequest: Sendable {
     public var decodeAudio = true
     /// What the device can show and afford: picks the variant (shared with prefetch).
     public var constraints = PlaybackConstraints()
+    /// What the input's manifest may make the parsers build (`manifest.*`).
+    public var manifestLimits = ManifestLimits.default
 
     public init(input: URL) { self.input = input }
 }

@@ -36,6 +36,15 @@ final class XMLTree {
         let reason: String
     }
 
+    /// Attributes of one element at most (namespace declarations included); MPD elements carry
+    /// about twenty.
+    static let maxAttributes = 100
+    /// Elements of one document at most.
+    static let maxElements = 2_000_000
+    /// Nesting depth at most; MPDs nest about six deep, and a limit keeps the tree (and its
+    /// release) shallow.
+    static let maxDepth = 100
+
     let root: Element
 
     private init(root: Element) {
@@ -79,11 +88,8 @@ final class XMLTree {
             }
         }
         try checkMarkup(bytes)
-        if let offset = firstInvalidUTF8(bytes) {
-            let line = bytes[..<offset].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
-            let reason =
-                bytes[offset] == 0 ? "a NUL byte at offset \(offset)" : "bytes that are not UTF-8 at offset \(offset)"
-            throw ParseFailure(line: line, reason: reason)
+        if let offset = UTF8Text.firstInvalidOffset(bytes) {
+            throw ParseFailure(line: UTF8Text.line(of: offset, in: bytes), reason: UTF8Text.describe(bytes, offset: offset))
         }
     }
 
@@ -126,8 +132,49 @@ final class XMLTree {
             if starts("<!", at: index) {
                 throw ParseFailure(line: line, reason: "a document type declaration ('<!') is not allowed in an MPD")
             }
-            index += 1
+            index = try skipTag(bytes, from: index, line: &line)
         }
+    }
+
+    /// Skips the tag opening at `start`, counting its lines and its attributes: libxml2 checks
+    /// each attribute against all the earlier ones of its element, so its time grows with the
+    /// square of their number; past `maxAttributes` the document is refused. A quote opens a value
+    /// only after `=`, and a `<` inside a value is refused (XML forbids it), so a value can never
+    /// hide markup from the checks above.
+    private static func skipTag(_ bytes: [UInt8], from start: Int, line: inout Int) throws -> Int {
+        let tagLine = line
+        var index = start + 1
+        var quote: UInt8?
+        var afterEquals = false
+        var attributes = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<") {
+                if quote != nil {
+                    throw ParseFailure(line: line, reason: "not well-formed XML: '<' inside an attribute value")
+                }
+                return index  // The tag has no '>'; the markup that follows is checked as usual.
+            }
+            index += 1
+            if byte == 0x0A { line += 1 }
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if afterEquals, byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+                afterEquals = false
+            } else if byte == UInt8(ascii: "=") {
+                attributes += 1
+                afterEquals = true
+                if attributes > maxAttributes {
+                    throw ParseFailure(line: tagLine, reason: "an element with more than \(maxAttributes) attributes")
+                }
+            } else if byte == UInt8(ascii: ">") {
+                return index
+            } else if !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
+                afterEquals = false
+            }
+        }
+        return index
     }
 
     /// The `encoding` of a leading `<?xml ... ?>` declaration.
@@ -139,38 +186,6 @@ final class XMLTree {
         let rest = head[key.upperBound..<end.lowerBound].drop { $0 == " " || $0 == "=" }
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         return String(rest.dropFirst().prefix { $0 != quote })
-    }
-
-    /// The offset of the first byte that breaks UTF-8 (or is NUL), or nil.
-    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            let byte = bytes[index]
-            if byte == 0 { return index }
-            if byte < 0x80 {
-                index += 1
-                continue
-            }
-            let length: Int
-            var minimum: UInt32
-            var scalar: UInt32
-            switch byte {
-            case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(byte & 0x1F))
-            case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(byte & 0x0F))
-            case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(byte & 0x07))
-            default: return index
-            }
-            guard index + length <= count else { return index }
-            for offset in 1..<length {
-                let next = bytes[index + offset]
-                guard next & 0xC0 == 0x80 else { return index }
-                scalar = scalar << 6 | UInt32(next & 0x3F)
-            }
-            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return index }
-            index += length
-        }
-        return nil
     }
 
     private static func describe(code: Int, error: (any Error)?) -> String {
@@ -204,14 +219,13 @@ final class XMLTree {
             qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
         ) {
             elementCount += 1
-            if elementCount > 2_000_000 {
-                failure = ParseFailure(line: parser.lineNumber, reason: "more than 2,000,000 elements")
+            if elementCount > XMLTree.maxElements {
+                failure = ParseFailure(line: parser.lineNumber, reason: "more than \(XMLTree.maxElements) elements")
                 parser.abortParsing()
                 return
             }
-            // MPDs nest about six deep; a limit keeps the tree (and its release) shallow.
-            if stack.count >= 100 {
-                failure = ParseFailure(line: parser.lineNumber, reason: "elements nested more than 100 deep")
+            if stack.count >= XMLTree.maxDepth {
+                failure = ParseFailure(line: parser.lineNumber, reason: "elements nested more than \(XMLTree.maxDepth) deep")
                 parser.abortParsing()
                 return
             }
