@@ -81,7 +81,7 @@ public struct ManifestLoader: Sendable {
                 .invalidInput,
                 "\(url.absoluteString) is \(data.count) bytes, over the \(limits.maxPlaylistBytes)-byte playlist limit (manifest.maxPlaylistBytes)")
         }
-        switch ManifestContent.detect(data) {
+        switch ManifestContent.detect(data, url: url) {
         case .hls:
             let manifest = try HLSPlaylistParser.parse(data, url: url, limits: limits)
             if case .master(let master) = manifest { try checkNoSelfReference(master) }

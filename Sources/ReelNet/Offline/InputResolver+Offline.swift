@@ -21,7 +21,7 @@ extension InputResolver {
         } catch let error as ReelError where error.code == .offline {
             throw nothingCached("it is not in the cache")
         }
-        if case .binary = ManifestContent.detect(Data(body.prefix(4096))) {
+        if case .binary = ManifestContent.detect(Data(body.prefix(4096)), url: url) {
             let memory = MemoryDataSource(body)
             let length = try memory.open(DataSpec(url: url, kind: .media))
             var resolved = ResolvedInput(url: url, content: .media(memory, length: length))

@@ -53,7 +53,7 @@ public struct InputResolver {
             finish(source)
             throw error
         }
-        let content = ManifestContent.detect(Data(prefix))
+        let content = ManifestContent.detect(Data(prefix), url: url)
         if case .binary = content, prefix.count > 0 {
             return ResolvedInput(url: url, content: .media(PrefixedDataSource(prefix: prefix, upstream: source), length: length))
         }
