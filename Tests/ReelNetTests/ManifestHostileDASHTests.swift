@@ -194,6 +194,22 @@ import Testing
         #expect(try Self.parse(hundred).periodCount == 1)
     }
 
+    @Test func elementsAreCountedBeforeTheTreeIsBuilt() throws {
+        // Two million S elements: the tree alone took 500 MB before any limit was checked.
+        var xml = #"<MPD type="static" mediaPresentationDuration="PT100S"><Period><AdaptationSet contentType="video"><SegmentTemplate media="$Number$.m4s"><SegmentTimeline>"# + "\n"
+        xml += String(repeating: #"<S d="1"/>"#, count: 2_000_000)
+        xml += "</SegmentTimeline></SegmentTemplate><Representation id=\"v\" bandwidth=\"1\"/></AdaptationSet></Period></MPD>"
+        let error = try Self.timed("2,000,000 S elements") { try Self.refusal(xml) }
+        #expect(error.message.hasSuffix("line 2: more than 500000 elements (manifest.maxXMLElements)"), "\(error.message)")
+
+        var limits = ManifestLimits.default
+        limits.maxXMLElements = 4
+        let small = Self.mpd(#"<SegmentTemplate media="s-$Number$" duration="2"/>"#)
+        #expect(try Self.refusal(small, limits: limits).message.hasSuffix("line 4: more than 4 elements (manifest.maxXMLElements)"))
+        limits.maxXMLElements = 5
+        #expect(try Self.parse(small, limits: limits).renditions.count == 1)
+    }
+
     @Test func aQuotedValueCannotHideMarkupFromTheChecks() throws {
         // A value never closed would swallow the processing instruction that crashes Foundation.
         let xml = "<MPD a=\"1\n<?x?>\n<Period/></MPD>"

@@ -16,5 +16,8 @@ public struct ManifestSettings: ConfigSection {
     @Setting("Repeats of one DASH SegmentTimeline entry at most (S@r, or what S@r=-1 expands to).", .range(0...50_000_000))
     public var maxTimelineRepeat = 100_000
 
+    @Setting("Elements of one DASH MPD at most (every S and SegmentURL is one); counted before the MPD is parsed.", .range(1...50_000_000))
+    public var maxXMLElements = 500_000
+
     public init() {}
 }

@@ -12,7 +12,7 @@ public enum DASHManifestParser {
     public static func parse(_ data: Data, url: URL, limits: ManifestLimits = .default) throws -> DASHManifest {
         let tree: XMLTree
         do {
-            tree = try XMLTree.parse(data)
+            tree = try XMLTree.parse(data, maxElements: limits.maxXMLElements)
         } catch let failure as XMLTree.ParseFailure {
             throw ReelError(
                 .malformedManifest, "\(url.absoluteString) line \(failure.line): \(failure.reason)")

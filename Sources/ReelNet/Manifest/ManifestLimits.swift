@@ -14,6 +14,8 @@ public struct ManifestLimits: Sendable, Hashable {
     public var maxPeriods: Int
     /// Repeats of one `SegmentTimeline` entry (`manifest.maxTimelineRepeat`).
     public var maxTimelineRepeat: Int
+    /// Elements of one MPD (`manifest.maxXMLElements`).
+    public var maxXMLElements: Int
 
     /// The limits `manifest.*` sets; the defaults without an argument.
     public init(_ settings: ManifestSettings = ManifestSettings()) {
@@ -22,6 +24,7 @@ public struct ManifestLimits: Sendable, Hashable {
         maxTotalSegments = settings.maxTotalSegments
         maxPeriods = settings.maxPeriods
         maxTimelineRepeat = settings.maxTimelineRepeat
+        maxXMLElements = settings.maxXMLElements
     }
 
     /// The built-in defaults.

@@ -7,20 +7,22 @@ import FoundationXML
 /// the DASH parser can walk an MPD with inheritance. Names are local (namespace prefix dropped).
 final class XMLTree {
     /// One element: local name, attributes, children in order, text content, source line.
+    /// Attributes are a small array (at most `maxAttributes`, read by a scan): a dictionary per
+    /// element cost twice the memory of a million-element MPD.
     final class Element {
         let name: String
-        let attributes: [String: String]
+        let attributes: [(name: String, value: String)]
         let line: Int
         var children: [Element] = []
         var text = ""
 
-        init(name: String, attributes: [String: String], line: Int) {
+        init(name: String, attributes: [(name: String, value: String)], line: Int) {
             self.name = name
             self.attributes = attributes
             self.line = line
         }
 
-        subscript(attribute: String) -> String? { attributes[attribute] }
+        subscript(attribute: String) -> String? { attributes.first { $0.name == attribute }?.value }
 
         func children(named name: String) -> [Element] { children.filter { $0.name == name } }
 
@@ -39,8 +41,6 @@ final class XMLTree {
     /// Attributes of one element at most (namespace declarations included); MPD elements carry
     /// about twenty.
     static let maxAttributes = 100
-    /// Elements of one document at most.
-    static let maxElements = 2_000_000
     /// Nesting depth at most; MPDs nest about six deep, and a limit keeps the tree (and its
     /// release) shallow.
     static let maxDepth = 100
@@ -51,19 +51,26 @@ final class XMLTree {
         self.root = root
     }
 
-    /// Parses `data`; throws `ParseFailure` for XML that is not well-formed. External entities
-    /// are not resolved.
-    static func parse(_ data: Data) throws -> XMLTree {
-        try checkEncoding(data)
+    /// Parses `data`; throws `ParseFailure` for XML that is not well-formed or has more than
+    /// `maxElements` elements (counted before the tree is built). External entities are not
+    /// resolved.
+    static func parse(_ data: Data, maxElements: Int) throws -> XMLTree {
+        try checkEncoding(data, maxElements: maxElements)
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
-        let builder = Builder()
+        let builder = Builder(maxElements: maxElements)
         parser.delegate = builder
         let ok = parser.parse()
         if !ok || builder.failure != nil {
             if let failure = builder.failure { throw failure }
             let code = (parser.parserError as NSError?)?.code ?? -1
+            if XMLParser.ErrorCode(rawValue: code) == .internalError, data.count > 10_000_000 {
+                // libxml2 (without XML_PARSE_HUGE) gives up past XML_MAX_LOOKUP_LIMIT bytes read at once.
+                throw ParseFailure(
+                    line: parser.lineNumber,
+                    reason: "the MPD is \(data.count) bytes; libxml2 reads at most 10,000,000 bytes of one document")
+            }
             throw ParseFailure(
                 line: parser.lineNumber, reason: "not well-formed XML: " + describe(code: code, error: parser.parserError))
         }
@@ -79,7 +86,7 @@ final class XMLTree {
     /// Accepts UTF-8 only (what MPDs use). Foundation's XMLParser on Linux runs libxml2 in
     /// recovery mode and force-unwraps names it cannot decode as UTF-8, so invalid bytes would
     /// crash the process instead of failing the parse.
-    static func checkEncoding(_ data: Data) throws {
+    static func checkEncoding(_ data: Data, maxElements: Int) throws {
         let bytes = [UInt8](data)
         if let declaration = encodingDeclaration(bytes) {
             let name = declaration.uppercased()
@@ -87,7 +94,7 @@ final class XMLTree {
                 throw ParseFailure(line: 1, reason: "the document declares encoding '\(declaration)'; Reel reads UTF-8 MPDs")
             }
         }
-        try checkMarkup(bytes)
+        try checkMarkup(bytes, maxElements: maxElements)
         if let offset = UTF8Text.firstInvalidOffset(bytes) {
             throw ParseFailure(line: UTF8Text.line(of: offset, in: bytes), reason: UTF8Text.describe(bytes, offset: offset))
         }
@@ -95,8 +102,10 @@ final class XMLTree {
 
     /// Refuses document type declarations and processing instructions (other than the leading
     /// XML declaration): MPDs have neither, and Foundation's callbacks for them pass C NULLs into
-    /// non-optional pointers (a crash in `strlen`). Comments and CDATA are skipped.
-    static func checkMarkup(_ bytes: [UInt8]) throws {
+    /// non-optional pointers (a crash in `strlen`). Comments and CDATA are skipped. Also counts
+    /// the start tags, refusing more than `maxElements` before libxml2 and the tree spend time
+    /// and memory on them.
+    static func checkMarkup(_ bytes: [UInt8], maxElements: Int) throws {
         func starts(_ literal: String, at index: Int) -> Bool {
             let pattern = Array(literal.utf8)
             return index + pattern.count <= bytes.count && bytes[index..<index + pattern.count].elementsEqual(pattern)
@@ -113,6 +122,7 @@ final class XMLTree {
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         if starts("<?xml", at: index) { index = skip(past: "?>", from: index) }
         var line = 1 + bytes[..<min(index, bytes.count)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        var elements = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == 0x0A { line += 1 }
@@ -131,6 +141,12 @@ final class XMLTree {
             }
             if starts("<!", at: index) {
                 throw ParseFailure(line: line, reason: "a document type declaration ('<!') is not allowed in an MPD")
+            }
+            if !starts("</", at: index) {
+                elements += 1
+                if elements > maxElements {
+                    throw ParseFailure(line: line, reason: "more than \(maxElements) elements (manifest.maxXMLElements)")
+                }
             }
             index = try skipTag(bytes, from: index, line: &line)
         }
@@ -213,14 +229,20 @@ final class XMLTree {
         var root: Element?
         var failure: ParseFailure?
         var elementCount = 0
+        let maxElements: Int
+
+        init(maxElements: Int) {
+            self.maxElements = maxElements
+        }
 
         func parser(
             _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
             qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
         ) {
             elementCount += 1
-            if elementCount > XMLTree.maxElements {
-                failure = ParseFailure(line: parser.lineNumber, reason: "more than \(XMLTree.maxElements) elements")
+            // Counted before parsing already; libxml2 agreeing is what keeps the tree bounded.
+            if elementCount > maxElements {
+                failure = ParseFailure(line: parser.lineNumber, reason: "more than \(maxElements) elements (manifest.maxXMLElements)")
                 parser.abortParsing()
                 return
             }
@@ -230,7 +252,8 @@ final class XMLTree {
                 return
             }
             let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
-            let element = Element(name: local, attributes: attributeDict, line: parser.lineNumber)
+            let element = Element(
+                name: local, attributes: attributeDict.map { (name: $0.key, value: $0.value) }, line: parser.lineNumber)
             if let parent = stack.last {
                 parent.children.append(element)
             } else if root == nil {
