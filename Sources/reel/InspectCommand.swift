@@ -51,11 +51,10 @@ struct InspectCommand: AsyncParsableCommand {
             }
             return deep ? try loader.loadDeep(url) : try loader.load(url)
         }
-        let report = ManifestReport(manifest)
         if json {
-            print(String(decoding: try report.jsonData(prettyPrinted: true), as: UTF8.self))
+            print(String(decoding: try ManifestReport(manifest).jsonData(prettyPrinted: true), as: UTF8.self))
         } else {
-            print(report.text)
+            print(ManifestSummary(manifest).text)
             for warning in manifest.warnings {
                 CLIOutput.printError("warning: \(warning.line.map { "line \($0): " } ?? "")\(warning.message)")
             }
