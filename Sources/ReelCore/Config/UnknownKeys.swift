@@ -45,18 +45,17 @@ struct UnknownKeys {
         }
         let shown = ShownText.oneLine(key, limit: Self.longestCompared)
         guard key.utf8.count <= Self.longestCompared else { return "\(layer): unknown key '\(shown)'; ignored" }
-        if isObject, let section = schema.nearestSection(to: key) {
-            return "\(layer): unknown section '\(shown)' (nearest known section: '\(section)'); ignored"
+        let section = schema.nearestSectionAndDistance(to: key)
+        if isObject, let section {
+            return "\(layer): unknown section '\(shown)' (nearest known section: '\(section.name)'); ignored"
         }
         // A mistyped section in a dotted key ('visiblity.x') is nearer a section than any key.
         let nearest: String
-        if let candidate = schema.nearestKey(to: key), let section = schema.nearestSection(to: key),
-            EditDistance.between(key.lowercased(), section.lowercased())
-                < EditDistance.between(key.lowercased(), candidate.lowercased())
-        {
-            nearest = " (nearest known section: '\(section)')"
+        let candidate = schema.nearestKeyAndDistance(to: key)
+        if let candidate, let section, section.distance < candidate.distance {
+            nearest = " (nearest known section: '\(section.name)')"
         } else {
-            nearest = schema.nearestKey(to: key).map { " (nearest known key: '\($0)')" } ?? ""
+            nearest = candidate.map { " (nearest known key: '\($0.name)')" } ?? ""
         }
         return "\(layer): unknown key '\(shown)'\(nearest); ignored"
     }
