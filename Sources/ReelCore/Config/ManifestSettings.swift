@@ -8,7 +8,7 @@ public struct ManifestSettings: ConfigSection {
     public var maxSegments = 100_000
 
     @Setting("Segments of all the representations of one DASH MPD together at most.", .range(1...50_000_000))
-    public var maxTotalSegments = 1_000_000
+    public var maxTotalSegments = 300_000
 
     @Setting("Periods of one DASH MPD at most.", .range(1...1_000_000))
     public var maxPeriods = 1_000
