@@ -8,7 +8,7 @@ import ReelNet
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     FuzzCheck.onlyReelErrors {
-        try FuzzCheck.exercise(.dash(try DASHManifestParser.parse(bytes, url: FuzzCheck.manifestURL)))
+        try FuzzCheck.exercise(.dash(try DASHManifestParser.parse(bytes, url: FuzzCheck.manifestURL, limits: FuzzCheck.limits)))
     }
     return 0
 }
