@@ -26,6 +26,15 @@ struct ConfigHostileInputTests {
         #expect(resolution.warnings[21] == "--set: 1 more unknown key; ignored")
     }
 
+    @Test("a configuration file over 4 MiB is refused before it is read")
+    func hugeFile() throws {
+        let path = try temporaryFile("{" + String(repeating: " ", count: ConfigResolver.maxFileBytes) + "}")
+        defer { removeTemporaryFile(path) }
+        let error = try #require(throws: ReelError.self) { try resolver.resolve([.file(path)]) }
+        #expect(error.code == .invalidConfig)
+        #expect(error.message == "config file '\(path)' is \(ConfigResolver.maxFileBytes + 2) bytes, over the limit of 4194304 bytes")
+    }
+
     @Test("a huge unknown key is cut and compared with nothing")
     func hugeUnknownKey() throws {
         let key = String(repeating: "x", count: 1_000_000)

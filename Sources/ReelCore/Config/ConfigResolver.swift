@@ -9,6 +9,9 @@ import OrderedCollections
 /// `invalidConfig` error listing them all.
 public struct ConfigResolver: Sendable {
     public let schema: ConfigSchema
+    /// 4 MiB: a configuration file holds a few hundred keys at most; a huge one would cost its
+    /// size several times over in memory before a single key is read.
+    public static let maxFileBytes = 4 << 20
 
     public init(schema: ConfigSchema = .reel) {
         self.schema = schema
@@ -79,7 +82,7 @@ public struct ConfigResolver: Sendable {
     private func entries(of source: ConfigSource, unknown: inout UnknownKeys, errors: inout [String]) throws -> [ConfigEntry] {
         switch source {
         case .file(let path):
-            let bytes = try FileBytes.read(path, what: "config file", code: .invalidConfig)
+            let bytes = try FileBytes.read(path, what: "config file", code: .invalidConfig, maxBytes: Self.maxFileBytes)
             return try jsonEntries(bytes, layer: source.name, unknown: &unknown, errors: &errors)
         case .json(let text, let name):
             return try jsonEntries(Array(text.utf8), layer: name, unknown: &unknown, errors: &errors)
