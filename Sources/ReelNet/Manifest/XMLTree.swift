@@ -120,7 +120,11 @@ final class XMLTree {
             return bytes.count
         }
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        if starts("<?xml", at: index) { index = skip(past: "?>", from: index) }
+        // The declaration is `<?xml` and a space; `<?xml-stylesheet ...?>` or `<?xmlfoo?>` is a
+        // processing instruction like any other (found by the fuzz target: it crashed Foundation).
+        if starts("<?xml", at: index), index + 5 < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + 5]) {
+            index = skip(past: "?>", from: index)
+        }
         var line = 1 + bytes[..<min(index, bytes.count)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         var elements = 0
         while index < bytes.count {
