@@ -229,6 +229,17 @@ import Testing
         #expect(segments.allSatisfy { if case .inDirectory = $0.location { true } else { false } })
     }
 
+    /// An empty `@frameRate` split into no parts, and reading the first one trapped.
+    @Test(arguments: ["", "/", "/2", "0/1", "1/0", "inf", "nan/1", "2997/100"])
+    func frameRatesThatAreNotNumbersAreIgnored(value: String) throws {
+        let xml = """
+            <MPD type="static" mediaPresentationDuration="PT2S"><Period><AdaptationSet contentType="video" frameRate="\(value)">
+            <Representation id="v" bandwidth="1"><BaseURL>v.mp4</BaseURL></Representation></AdaptationSet></Period></MPD>
+            """
+        let rendition = try #require(try Self.parse(xml).renditions.first)
+        #expect(rendition.frameRate == (value == "2997/100" ? 29.97 : nil))
+    }
+
     @Test func aQuotedValueCannotHideMarkupFromTheChecks() throws {
         // A value never closed would swallow the processing instruction that crashes Foundation.
         let xml = "<MPD a=\"1\n<?x?>\n<Period/></MPD>"

@@ -216,12 +216,13 @@ struct DASHBuilder {
         return nil
     }
 
-    /// `@frameRate` is an integer or a fraction (`2997/125`).
+    /// `@frameRate` is an integer or a fraction (`2997/125`); nil for anything else, an empty
+    /// value included (split omitting empty parts, it gave no parts at all).
     static func frameRate(_ text: String) -> Double? {
-        let parts = text.split(separator: "/", maxSplits: 1)
-        guard let numerator = Double(parts[0]), numerator > 0 else { return nil }
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let first = parts.first, let numerator = Double(first), numerator > 0, numerator.isFinite else { return nil }
         if parts.count == 1 { return numerator }
-        guard let denominator = Double(parts[1]), denominator > 0 else { return nil }
+        guard let denominator = Double(parts[1]), denominator > 0, denominator.isFinite else { return nil }
         return numerator / denominator
     }
 }
