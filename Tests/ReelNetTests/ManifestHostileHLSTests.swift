@@ -63,6 +63,24 @@ import Testing
         #expect(playlist.segments.last?.resolvedString == "https://cdn.example.com/hostile/s999999.ts")
     }
 
+    /// A warning per line: two million would cost hundreds of megabytes and as many lines of
+    /// output; the first 1,000 are kept and the rest counted.
+    @Test func warningsAreBounded() throws {
+        var bytes = Array("#EXTM3U\n".utf8)
+        for _ in 0..<200_000 { bytes += "#EXT-X-VERSION:x\n".utf8 }
+        bytes += "#EXTINF:2,\na.ts\n".utf8
+        let playlist = try Self.media(bytes)
+        #expect(playlist.warnings.count == 1_001)
+        #expect(playlist.warnings.first?.description == "line 2: #EXT-X-VERSION 'x' is not a decimal integer; ignored")
+        #expect(playlist.warnings.last?.description == "199001 more warnings not listed")
+
+        var master = Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n".utf8)
+        for _ in 0..<5_000 { master += "#EXT-X-ENDLIST\n".utf8 }
+        let manifest = try HLSPlaylistParser.parse(Data(master), url: Self.url)
+        #expect(manifest.warnings.count == 1_001)
+        #expect(manifest.warnings.last?.description == "4000 more warnings not listed")
+    }
+
     @Test func mediaSequenceAtTheTopIsRefusedInsteadOfWrapping() throws {
         let top = "9223372036854775807"
         let two = Array("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:\(top)\n#EXTINF:2,\na.ts\n#EXTINF:2,\nb.ts\n".utf8)

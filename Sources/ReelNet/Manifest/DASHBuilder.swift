@@ -6,7 +6,7 @@ struct DASHBuilder {
     let url: URL
     let limits: ManifestLimits
     let reader: DASHAttributeReader
-    var warnings: [ManifestWarning] = []
+    var warnings = WarningList()
     /// Renditions in document order of first appearance, found by key in `index`.
     var renditions: [Rendition] = []
     var index: [String: Int] = [:]
@@ -21,7 +21,7 @@ struct DASHBuilder {
     }
 
     mutating func warn(_ line: Int, _ message: String) {
-        warnings.append(ManifestWarning(line: line, message))
+        warnings.add(ManifestWarning(line: line, message))
     }
 
     func resolve(_ uri: String, against base: URL, line: Int) throws -> URL {
@@ -103,7 +103,7 @@ struct DASHBuilder {
         return DASHManifest(
             url: url, isDynamic: isDynamic, duration: total,
             minimumUpdatePeriod: try duration(root, "minimumUpdatePeriod"), periodCount: periods.count,
-            locations: locations, renditions: renditions, warnings: warnings)
+            locations: locations, renditions: renditions, warnings: warnings.all())
     }
 
     mutating func addPeriod(_ period: XMLTree.Element, index: Int, base: URL, duration: Double?) throws {

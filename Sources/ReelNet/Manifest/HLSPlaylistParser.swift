@@ -27,7 +27,7 @@ private struct HLSParserState {
     var version: Int?
     var independentSegments = false
     var start: MediaPlaylist.StartOffset?
-    var warnings: [ManifestWarning] = []
+    var warnings = WarningList()
 
     // Master.
     var variants: [Variant] = []
@@ -52,6 +52,7 @@ private struct HLSParserState {
     var taggedDates: [Int: Date] = [:]
     var firstMediaTagLine: Int?
     var mediaHeaderTags: [(name: String, line: Int)] = []
+    var mediaHeaderTagsDropped = 0
 
     // Per segment, reset after each URI line.
     var pendingDuration: (value: Double, line: Int)?
@@ -76,7 +77,7 @@ private struct HLSParserState {
     }
 
     mutating func warn(_ line: Int, _ message: String) {
-        warnings.append(ManifestWarning(line: line, message))
+        warnings.add(ManifestWarning(line: line, message))
     }
 
     // MARK: Lines
@@ -335,8 +336,14 @@ private struct HLSParserState {
         }
     }
 
+    /// Remembers a media playlist header for a warning should this be a master; past the
+    /// warning limit only the number is kept.
     mutating func noteMediaHeader(_ name: String, line: Int) {
-        mediaHeaderTags.append((name, line))
+        if mediaHeaderTags.count < WarningList.limit {
+            mediaHeaderTags.append((name, line))
+        } else {
+            mediaHeaderTagsDropped += 1
+        }
     }
 
     mutating func noteMasterTag(_ line: Int) throws {
@@ -547,6 +554,7 @@ private struct HLSParserState {
             for tag in mediaHeaderTags {
                 warn(tag.line, "\(tag.name) is a media playlist tag; ignored in a master playlist")
             }
+            warnings.drop(mediaHeaderTagsDropped)
             return .master(
                 MasterPlaylist(
                     url: url, version: version, variants: variants, iFrameVariants: iFrameVariants, media: media,
@@ -595,8 +603,7 @@ private struct HLSParserState {
     }
 
     func sortedWarnings() -> [ManifestWarning] {
-        warnings.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
-            .map(\.element)
+        warnings.all(byLine: true)
     }
 
     // MARK: Values
