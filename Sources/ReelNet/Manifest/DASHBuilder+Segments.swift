@@ -130,7 +130,7 @@ extension DASHBuilder {
         guard count > 0 else { return }
         guard startNumber.checkedAdding(Int64(count - 1)) != nil else {
             throw reader.failure(
-                line, "@startNumber \(startNumber) + \(count - 1) segments goes beyond $Number$ 2^63-1")
+                line, "\(count) segments from @startNumber \(startNumber) take $Number$ beyond 2^63-1")
         }
     }
 
