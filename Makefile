@@ -6,7 +6,7 @@ APT_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libc
                 pkg-config libsqlite3-dev libxml2 ffmpeg chromium librlottie-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release test tsan demo bench report-png clean
+.PHONY: deps build release test tsan fuzz fuzz-short demo bench report-png clean
 
 ## deps: install the missing Debian packages (skipped when all are present).
 deps:
@@ -25,11 +25,13 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## test: build everything and run every test, then the concurrency tests under the thread sanitizer.
+## test: build everything and run every test, then the concurrency tests under the thread sanitizer,
+## then a short fuzz pass over the parsers.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory tsan
+	@$(MAKE) --no-print-directory fuzz-short
 
 ## tsan: the blocking pool, the decoder pool, player, play arbiter, prefetcher, cache, transfer engine, launch controller and Lottie renderer tests under
 ## the thread sanitizer, built in a folder of their own (.build-tsan) so the normal build stays as it is. tsan-suppressions.txt names the one known
@@ -39,6 +41,19 @@ tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS="suppressions=$(CURDIR)/tsan-suppressions.txt $$TSAN_OPTIONS" \
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+
+## fuzz: build the libFuzzer targets (the Fuzz/ package, in .build-fuzz) and run each for FUZZ_SECONDS
+## (default 30); FUZZ_TARGETS chooses among hls, dash, config and json. A crash, an input slower than
+## 2 s or one needing more than 400 MB fails the run; the input is left in .build-fuzz/findings/<target>/.
+## Seeds: Fuzz/Corpus/<target>/ and the conformance inputs (copied at run time, never committed).
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS ?= hls dash config json
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" SWIFT=$(SWIFT) scripts/fuzz.sh
+
+## fuzz-short: the fuzz pass `make test` runs: 20 s per target.
+fuzz-short: deps
+	FUZZ_SECONDS=20 FUZZ_TARGETS="$(FUZZ_TARGETS)" SWIFT=$(SWIFT) scripts/fuzz.sh
 
 ## demo: build and run the main job on the bundled samples.
 demo: release
@@ -73,4 +88,4 @@ report-png: build
 	rm -rf "$$profile"; echo "wrote $(PNG) ($(REPORT_SIZE)) from $(REPORT)"
 
 clean:
-	rm -rf .build .build-tsan
+	rm -rf .build .build-tsan .build-fuzz

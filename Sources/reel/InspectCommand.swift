@@ -45,19 +45,19 @@ struct InspectCommand: AsyncParsableCommand {
         let factory = URLDataSourceFactory(engine: TransferEngine(options: NetworkOptions(settings.network)),
                                            allowLocalFiles: url.isFileURL)
         let deep = self.deep
+        let limits = ManifestLimits(settings.manifest)
         let manifest = try await BlockingPool.shared.run {
-            let loader = ManifestLoader { spec in
+            let loader = ManifestLoader(limits: limits) { spec in
                 // A remote playlist may name only http(s) URLs; a local one may name local files.
                 _ = try URLPolicy(allowLocalFiles: url.isFileURL).check(spec.url.absoluteString)
-                return Data(try factory.fetch(spec))
+                return Data(try factory.fetch(spec, limit: limits.maxPlaylistBytes))
             }
             return deep ? try loader.loadDeep(url) : try loader.load(url)
         }
-        let report = ManifestReport(manifest)
         if json {
-            print(String(decoding: try report.jsonData(prettyPrinted: true), as: UTF8.self))
+            print(String(decoding: try ManifestReport(manifest).jsonData(prettyPrinted: true), as: UTF8.self))
         } else {
-            print(report.text)
+            print(ManifestSummary(manifest).text)
             for warning in manifest.warnings {
                 CLIOutput.printError("warning: \(warning.line.map { "line \($0): " } ?? "")\(warning.message)")
             }

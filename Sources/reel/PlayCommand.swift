@@ -99,6 +99,7 @@ struct PlayCommand: AsyncParsableCommand {
             request.demux = DemuxOptions(settings.decoder)
             request.constraints = PlaybackConstraints(settings.device)
             request.failureBudget = FailureBudget(NetworkOptions(settings.network))
+            request.manifestLimits = ManifestLimits(settings.manifest)
             if let probesize { request.demux.probeSizeBytes = probesize }
             if let analyzeDurationMs { request.demux.analyzeDurationMs = analyzeDurationMs }
             if findStreamInfo { request.demux.findStreamInfo = true }

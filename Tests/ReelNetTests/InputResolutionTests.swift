@@ -92,7 +92,7 @@ struct InputResolutionTests {
     @Test func resolverRefusesAnOversizedPlaylist() {
         let text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n" + String(repeating: "#EXTINF:2.0,\nseg.ts\n", count: 2000)
         var resolver = InputResolver(factory: FixedBytesFactory(bytes: Array(text.utf8)), cancellation: Cancellation(), log: RequestLog())
-        resolver.maxPlaylistBytes = 10_000
+        resolver.limits.maxPlaylistBytes = 10_000
         let error = #expect(throws: ReelError.self) { try resolver.resolve(URL(string: "http://cdn.test/v.m3u8")!) }
         #expect(error?.code == .invalidInput)
         #expect(error?.message.contains("larger than 10000 bytes") == true)

@@ -145,6 +145,10 @@ import Testing
             (invalidName, "line 1: bytes that are not UTF-8 at offset 11"),
             (Array("<?xml version=\"1.0\"?>\n<MPD>\n<?x?></MPD>".utf8), "line 3: a processing instruction"),
             (Array("<?x?>\n<MPD/>".utf8), "line 1: a processing instruction"),
+            // Found by the DASH fuzz target: a processing instruction whose target starts with
+            // "xml" passed for the XML declaration.
+            (Array("<?xmlaudioSamplineRate?>\n<:drsodi".utf8), "line 1: a processing instruction"),
+            (Array("<?xml-stylesheet href=\"a.xsl\"?>\n<MPD/>".utf8), "line 1: a processing instruction"),
             (Array("<!DOCTYPE MPD [<!ATTLIST MPD a CDATA #IMPLIED>]><MPD/>".utf8), "a document type declaration"),
             (Array("<?xml version=\"1.0\" encoding=\"UTF-16\"?><MPD/>".utf8), "declares encoding 'UTF-16'"),
             (Array("<MPD>\u{0}</MPD>".utf8), "a NUL byte at offset 5"),

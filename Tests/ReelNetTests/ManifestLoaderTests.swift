@@ -30,8 +30,8 @@ import Testing
 
         var requestedURLs: [String] { requests.withLock { $0.map(\.url.absoluteString) } }
 
-        func loader(maxPlaylistBytes: Int = ManifestLoader.defaultMaxPlaylistBytes) -> ManifestLoader {
-            ManifestLoader(maxPlaylistBytes: maxPlaylistBytes) { try self.fetch($0) }
+        func loader(limits: ManifestLimits = .default) -> ManifestLoader {
+            ManifestLoader(limits: limits) { try self.fetch($0) }
         }
     }
 
@@ -154,8 +154,10 @@ import Testing
 
     @Test func sizeCapIsEnforced() {
         let origin = FakeOrigin(["https://a.example/big.m3u8": Self.media + String(repeating: "#\n", count: 100)])
+        var limits = ManifestLimits.default
+        limits.maxPlaylistBytes = 100
         let error = #expect(throws: ReelError.self) {
-            try origin.loader(maxPlaylistBytes: 100).load(URL(string: "https://a.example/big.m3u8")!)
+            try origin.loader(limits: limits).load(URL(string: "https://a.example/big.m3u8")!)
         }
         #expect(error?.code == .invalidInput)
         #expect(error?.message.contains("over the 100-byte playlist limit") == true)

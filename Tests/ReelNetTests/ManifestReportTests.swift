@@ -129,4 +129,19 @@ import Testing
 
                 """)
     }
+
+    /// `reel inspect` prints the summary made from the manifest; it must match the report's.
+    @Test func summaryFromTheManifestMatchesTheReport() throws {
+        let playlists = [
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=540x960,CODECS=\"avc1.64001f\",AUDIO=\"a\"\nhi.m3u8\n",
+            ManifestWriterTests.encryptedFMP4,
+            "#EXTM3U\n#EXTINF:2,\n#EXT-X-BYTERANGE:10@0\na.ts\n#EXTINF:1.5,\n#EXT-X-BYTERANGE:10\na.ts\n",
+        ]
+        for text in playlists {
+            let manifest = try HLSPlaylistParser.parse(Data(text.utf8), url: Self.url)
+            #expect(ManifestSummary(manifest).text == ManifestReport(manifest).text)
+        }
+        let dash = try DASHManifestParser.parse(Data(ManifestLoaderTests.mpd.utf8), url: Self.url)
+        #expect(ManifestSummary(.dash(dash)).text == ManifestReport(.dash(dash)).text)
+    }
 }

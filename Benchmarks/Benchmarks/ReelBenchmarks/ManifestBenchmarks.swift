@@ -35,10 +35,12 @@ func manifestBenchmarks() {
     text += "#EXT-X-ENDLIST\n"
     let big = Data(text.utf8)
     let url = URL(string: "https://cdn.example/v/index.m3u8")!
+    var limits = ManifestLimits.default
+    limits.maxPlaylistBytes = 64 << 20
     Benchmark("Parse a 100,000-segment playlist",
               configuration: .init(metrics: metrics, maxDuration: .seconds(3), maxIterations: 20)) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try ManifestLoader.parse(big, url: url, maxPlaylistBytes: 64 << 20))
+            blackHole(try ManifestLoader.parse(big, url: url, limits: limits))
         }
     }
 }

@@ -13,11 +13,11 @@ struct ConfigEntry: Sendable {
     /// "config file 'a.json'" or "--set".
     var layer: String
 
-    /// The raw value as written, for messages.
+    /// The raw value as written, for messages, on one line and cut (see `ShownText`).
     var shownValue: String {
         switch raw {
-        case .json(let json): JSONWriter.compact(json)
-        case .text(let text): "'\(text)'"
+        case .json(let json): ShownText.oneLine(JSONWriter.compact(json))
+        case .text(let text): "'\(ShownText.oneLine(text))'"
         }
     }
 }

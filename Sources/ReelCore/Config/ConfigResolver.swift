@@ -4,10 +4,14 @@ import OrderedCollections
 /// Layers configuration: built-in defaults < each `ConfigSource` in order. Per key, the later layer
 /// wins; a key absent from a layer keeps the value below. A versioned value
 /// (`{"value": v, "minVersion": "x.y"}`) applies only when the effective `app.version` is at
-/// least `minVersion`. Unknown keys are warnings naming the nearest known key; wrong types,
-/// out-of-range values and inconsistent thresholds are one `invalidConfig` error listing them all.
+/// least `minVersion`. Unknown keys are warnings naming the nearest known key (the first few; the
+/// rest are counted); wrong types, out-of-range values and inconsistent thresholds are one
+/// `invalidConfig` error listing them all.
 public struct ConfigResolver: Sendable {
     public let schema: ConfigSchema
+    /// 4 MiB: a configuration file holds a few hundred keys at most; a huge one would cost its
+    /// size several times over in memory before a single key is read.
+    public static let maxFileBytes = 4 << 20
 
     public init(schema: ConfigSchema = .reel) {
         self.schema = schema
@@ -15,12 +19,13 @@ public struct ConfigResolver: Sendable {
 
     /// Resolves the layers into the effective configuration.
     public func resolve(_ sources: [ConfigSource]) throws -> ConfigResolution {
-        var warnings: [String] = []
+        var unknown = UnknownKeys(schema: schema)
         var errors: [String] = []
         var layers: [[ConfigEntry]] = []
         for source in sources {
-            layers.append(try entries(of: source, warnings: &warnings, errors: &errors))
+            layers.append(try entries(of: source, unknown: &unknown, errors: &errors))
         }
+        let warnings = unknown.warnings
 
         // app.version decides which versioned values apply, so it is settled first (and cannot
         // itself be versioned).
@@ -77,23 +82,23 @@ public struct ConfigResolver: Sendable {
 
     // MARK: Reading layers
 
-    private func entries(of source: ConfigSource, warnings: inout [String], errors: inout [String]) throws -> [ConfigEntry] {
+    private func entries(of source: ConfigSource, unknown: inout UnknownKeys, errors: inout [String]) throws -> [ConfigEntry] {
         switch source {
         case .file(let path):
-            let bytes = try FileBytes.read(path, what: "config file", code: .invalidConfig)
-            return try jsonEntries(bytes, layer: source.name, warnings: &warnings, errors: &errors)
+            let bytes = try FileBytes.read(path, what: "config file", code: .invalidConfig, maxBytes: Self.maxFileBytes)
+            return try jsonEntries(bytes, layer: source.name, unknown: &unknown, errors: &errors)
         case .json(let text, let name):
-            return try jsonEntries(Array(text.utf8), layer: name, warnings: &warnings, errors: &errors)
+            return try jsonEntries(Array(text.utf8), layer: name, unknown: &unknown, errors: &errors)
         case .assignments(let assignments):
             var entries: [ConfigEntry] = []
             for assignment in assignments {
-                if let entry = assignmentEntry(assignment, warnings: &warnings, errors: &errors) { entries.append(entry) }
+                if let entry = assignmentEntry(assignment, unknown: &unknown, errors: &errors) { entries.append(entry) }
             }
             return entries
         }
     }
 
-    private func jsonEntries(_ bytes: [UInt8], layer: String, warnings: inout [String], errors: inout [String]) throws -> [ConfigEntry] {
+    private func jsonEntries(_ bytes: [UInt8], layer: String, unknown: inout UnknownKeys, errors: inout [String]) throws -> [ConfigEntry] {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes: bytes)
@@ -104,7 +109,7 @@ public struct ConfigResolver: Sendable {
             throw ReelError(.invalidConfig, "\(layer) must hold a JSON object of dotted keys, found \(document.kindDescription)")
         }
         var entries: [ConfigEntry] = []
-        collect(members, prefix: "", layer: layer, into: &entries, warnings: &warnings, errors: &errors)
+        collect(members, prefix: "", layer: layer, into: &entries, unknown: &unknown, errors: &errors)
         return entries
     }
 
@@ -112,7 +117,7 @@ public struct ConfigResolver: Sendable {
     /// read as that section's keys.
     private func collect(
         _ members: OrderedDictionary<String, JSONValue>, prefix: String, layer: String,
-        into entries: inout [ConfigEntry], warnings: inout [String], errors: inout [String]
+        into entries: inout [ConfigEntry], unknown: inout UnknownKeys, errors: inout [String]
     ) {
         for (name, value) in members {
             let key = prefix + name
@@ -123,9 +128,9 @@ public struct ConfigResolver: Sendable {
                     entries.append(ConfigEntry(key: key, raw: .json(value), minVersion: nil, layer: layer))
                 }
             } else if schema.sections.contains(key), case .object(let fields) = value {
-                collect(fields, prefix: key + ".", layer: layer, into: &entries, warnings: &warnings, errors: &errors)
+                collect(fields, prefix: key + ".", layer: layer, into: &entries, unknown: &unknown, errors: &errors)
             } else {
-                warnings.append(unknownKeyWarning(key, layer: layer, isObject: value.object != nil))
+                unknown.note(key, layer: layer, isObject: value.object != nil)
             }
         }
     }
@@ -150,47 +155,26 @@ public struct ConfigResolver: Sendable {
         return ConfigEntry(key: key, raw: .json(value), minVersion: minVersion, layer: layer)
     }
 
-    private func assignmentEntry(_ assignment: String, warnings: inout [String], errors: inout [String]) -> ConfigEntry? {
+    private func assignmentEntry(_ assignment: String, unknown: inout UnknownKeys, errors: inout [String]) -> ConfigEntry? {
         guard let equals = assignment.firstIndex(of: "=") else {
-            errors.append("--set '\(assignment)': expected key=value")
+            errors.append("--set '\(ShownText.oneLine(assignment))': expected key=value")
             return nil
         }
         let key = assignment[..<equals].trimmingCharacters(in: .whitespaces)
         let text = String(assignment[assignment.index(after: equals)...])
         guard schema.contains(key) else {
-            warnings.append(unknownKeyWarning(key, layer: "--set", isObject: false))
+            unknown.note(key, layer: "--set", isObject: false)
             return nil
         }
         // A JSON object is the versioned form: --set 'k={"value": 3, "minVersion": "1.2"}'.
         if text.trimmingCharacters(in: .whitespaces).hasPrefix("{") {
             guard case .object(let fields)? = try? JSONParser.parse(text) else {
-                errors.append("--set: key '\(key)' has value '\(text)', which is not a JSON object; expected \(schema.info(for: key)!.expected)")
+                errors.append("--set: key '\(key)' has value '\(ShownText.oneLine(text))', which is not a JSON object; expected \(schema.info(for: key)!.expected)")
                 return nil
             }
             return versionedEntry(key: key, fields: fields, layer: "--set", errors: &errors)
         }
         return ConfigEntry(key: key, raw: .text(text), minVersion: nil, layer: "--set")
-    }
-
-    /// The warning for a name that is not a key: a section given a plain value says so; an
-    /// object under an unknown name is compared with section names, anything else with keys.
-    private func unknownKeyWarning(_ key: String, layer: String, isObject: Bool) -> String {
-        if schema.sections.contains(key) {
-            let example = schema.firstKey(in: key).map { ", such as '\($0)'" } ?? ""
-            return "\(layer): '\(key)' is a section, not a key; give its keys\(example), or an object of them; ignored"
-        }
-        if isObject, let section = schema.nearestSection(to: key) {
-            return "\(layer): unknown section '\(key)' (nearest known section: '\(section)'); ignored"
-        }
-        // A mistyped section in a dotted key ('visiblity.x') is nearer a section than any key.
-        let nearest: String
-        if let candidate = schema.nearestKey(to: key), let section = schema.nearestSection(to: key),
-           EditDistance.between(key.lowercased(), section.lowercased()) < EditDistance.between(key.lowercased(), candidate.lowercased()) {
-            nearest = " (nearest known section: '\(section)')"
-        } else {
-            nearest = schema.nearestKey(to: key).map { " (nearest known key: '\($0)')" } ?? ""
-        }
-        return "\(layer): unknown key '\(key)'\(nearest); ignored"
     }
 
     // MARK: Building the value

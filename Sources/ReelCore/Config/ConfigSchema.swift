@@ -13,6 +13,20 @@ public struct ConfigSchema: Sendable {
     private let byKey: [String: Int]
     /// Every section prefix ("prefetch", "prefetch.segments").
     public let sections: Set<String>
+    /// Keys and sections sorted, with their lower-cased bytes, for "did you mean" searches.
+    private let keyCandidates: [Candidate]
+    private let sectionCandidates: [Candidate]
+
+    /// A name to suggest, with the bytes it is compared by.
+    private struct Candidate: Sendable {
+        let name: String
+        let folded: [UInt8]
+
+        init(_ name: String) {
+            self.name = name
+            folded = Array(name.lowercased().utf8)
+        }
+    }
 
     init(root: some ConfigSection) {
         var keys: [ConfigKeyInfo] = []
@@ -23,6 +37,8 @@ public struct ConfigSchema: Sendable {
         var byKey: [String: Int] = [:]
         for (index, info) in keys.enumerated() { byKey[info.key] = index }
         self.byKey = byKey
+        keyCandidates = keys.map(\.key).sorted().map(Candidate.init)
+        sectionCandidates = sections.sorted().map(Candidate.init)
     }
 
     private static func collect(_ section: Any, path: [String], keys: inout [ConfigKeyInfo], sections: inout Set<String>) {
@@ -49,12 +65,22 @@ public struct ConfigSchema: Sendable {
 
     /// The declared key closest to an unknown one, for "did you mean" warnings.
     public func nearestKey(to key: String) -> String? {
-        nearest(to: key, among: keys.map(\.key))
+        nearestKeyAndDistance(to: key)?.name
     }
 
     /// The section name closest to `name` by edit distance (for a mistyped section object).
     public func nearestSection(to name: String) -> String? {
-        nearest(to: name, among: Array(sections))
+        nearestSectionAndDistance(to: name)?.name
+    }
+
+    /// The nearest key and its edit distance (case folded).
+    func nearestKeyAndDistance(to key: String) -> (name: String, distance: Int)? {
+        nearest(to: key, among: keyCandidates)
+    }
+
+    /// The nearest section and its edit distance (case folded).
+    func nearestSectionAndDistance(to name: String) -> (name: String, distance: Int)? {
+        nearest(to: name, among: sectionCandidates)
     }
 
     /// A key of `section`, to show as an example.
@@ -62,14 +88,19 @@ public struct ConfigSchema: Sendable {
         keys.first { $0.key.hasPrefix(section + ".") }?.key
     }
 
-    private func nearest(to name: String, among candidates: [String]) -> String? {
-        let lowered = name.lowercased()
+    /// The first candidate (in sorted order) at the smallest distance; each comparison stops as
+    /// soon as it cannot beat the best so far.
+    private func nearest(to name: String, among candidates: [Candidate]) -> (name: String, distance: Int)? {
+        let folded = Array(name.lowercased().utf8)
         var best: (name: String, distance: Int)?
-        for candidate in candidates.sorted() {
-            let distance = EditDistance.between(lowered, candidate.lowercased())
-            if best == nil || distance < best!.distance { best = (candidate, distance) }
+        for candidate in candidates {
+            let limit = best.map { $0.distance - 1 } ?? Int.max
+            if limit < 0 { break }
+            if let distance = EditDistance.between(folded, candidate.folded, limit: limit) {
+                best = (candidate.name, distance)
+            }
         }
-        return best?.name
+        return best
     }
 
     /// Every key with its default value, in declaration order.

@@ -36,7 +36,7 @@ public struct NetworkSettings: ConfigSection {
     @Setting("Use HTTP/2 where the server offers it.")
     public var http2 = true
 
-    @Setting("User-Agent header of every request.")
+    @Setting("User-Agent header of every request.", .headerValue)
     public var userAgent = "Reel/\(ReelVersion.current)"
 
     @Setting("Bytes a transfer buffers ahead of its reader before it pauses (back-pressure).", .range(16_384...268_435_456))

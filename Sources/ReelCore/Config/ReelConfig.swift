@@ -8,6 +8,7 @@ public struct ReelConfig: ConfigSection {
     public var device = DeviceSettings()
     public var network = NetworkSettings()
     public var cache = CacheSettings()
+    public var manifest = ManifestSettings()
     public var decoder = DecoderSettings()
     public var playback = PlaybackSettings()
     public var prefetch = PrefetchSettings()

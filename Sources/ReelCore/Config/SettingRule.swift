@@ -10,6 +10,9 @@ public enum SettingRule: Sendable {
     case version
     /// An aspect ratio "height:width" of two positive numbers, or for `[string]` keys, each element.
     case ratio
+    /// A string sent as an HTTP header value: no control characters, as CR or LF would end the
+    /// header and let the rest of the value be sent as headers of its own.
+    case headerValue
 
     /// An integer range, such as `.range(1...64)`.
     public static func range(_ range: ClosedRange<Int>) -> SettingRule {
@@ -42,6 +45,7 @@ public enum SettingRule: Sendable {
         case .oneOf(let choices): "from " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
         case .version: "of the form \"x.y\" (a version)"
         case .ratio: "of the form \"height:width\" (such as \"16:9\")"
+        case .headerValue: "without control characters such as CR or LF (it is sent as an HTTP header)"
         }
     }
 
@@ -59,6 +63,8 @@ public enum SettingRule: Sendable {
         case (.ratio, .string(let string)): return AspectRatio(string) != nil
         case (.ratio, .array(let elements)):
             return elements.allSatisfy { $0.string.flatMap(AspectRatio.init) != nil }
+        case (.headerValue, .string(let string)):
+            return !string.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
         default: return false
         }
     }

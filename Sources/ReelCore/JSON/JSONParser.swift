@@ -256,7 +256,9 @@ public struct JSONParser {
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if isInteger, let value = Int(text) { return .int(value) }
-        guard let value = Double(text) else { throw error("invalid number '\(text)'") }
+        guard let value = Double(text) else { throw error("invalid number '\(text.prefix(40))'") }
+        // Double reads 1e400 as infinity, which no JSON writer can write back.
+        guard value.isFinite else { throw error("number '\(text.prefix(40))' is out of range") }
         return .double(value)
     }
 

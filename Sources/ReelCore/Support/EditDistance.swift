@@ -1,20 +1,29 @@
 /// Levenshtein distance between two strings, to name the nearest known key for a typo.
 enum EditDistance {
     static func between(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs.utf8)
-        let b = Array(rhs.utf8)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
+        between(Array(lhs.utf8), Array(rhs.utf8), limit: Int.max) ?? Int.max
+    }
+
+    /// The distance between two byte strings, or nil as soon as it is sure to exceed `limit`
+    /// (every cell of a row is over it), so a search for the nearest of many candidates stops
+    /// early on the far ones.
+    static func between(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
+        if a.isEmpty { return b.count <= limit ? b.count : nil }
+        if b.isEmpty { return a.count <= limit ? a.count : nil }
+        if abs(a.count - b.count) > limit { return nil }
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
             current[0] = i
+            var rowMinimum = i
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                rowMinimum = min(rowMinimum, current[j])
             }
+            if rowMinimum > limit { return nil }
             swap(&previous, &current)
         }
-        return previous[b.count]
+        return previous[b.count] <= limit ? previous[b.count] : nil
     }
 }

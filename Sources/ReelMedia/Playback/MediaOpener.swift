@@ -14,6 +14,7 @@ struct MediaOpener {
     var cancellation: Cancellation
     var log: RequestLog
     var constraints: PlaybackConstraints
+    var manifestLimits = ManifestLimits.default
     var demux: DemuxOptions
     /// Resolve and choose an audio stream too.
     var includeAudio: Bool
@@ -25,6 +26,7 @@ struct MediaOpener {
         // Manifest: Reel fetches and looks at the top-level input itself.
         var resolver = InputResolver(factory: factory, cancellation: cancellation, log: log, constraints: constraints)
         resolver.includeAudio = includeAudio
+        resolver.limits = manifestLimits
         let resolved = try resolver.resolve(url)
         timeline.manifestDone = .now
 

@@ -46,6 +46,7 @@ public actor Playback {
         var timeline = TTFFTimeline()
         let opener = MediaOpener(
             factory: factory, cancellation: cancellation, log: log, constraints: request.constraints,
+            manifestLimits: request.manifestLimits,
             demux: request.demux, includeAudio: request.decodeAudio, failureBudget: request.failureBudget)
         let media = try opener.open(request.input, timeline: &timeline)
 

@@ -21,6 +21,8 @@ public struct PlaybackRequest: Sendable {
     public var constraints = PlaybackConstraints()
     /// How long the play goes on while its fetches fail (`network.*`).
     public var failureBudget = FailureBudget(NetworkOptions())
+    /// What the input's manifest may make the parsers build (`manifest.*`).
+    public var manifestLimits = ManifestLimits.default
 
     public init(input: URL) { self.input = input }
 }

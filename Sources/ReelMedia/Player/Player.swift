@@ -63,6 +63,7 @@ public final class Player: Sendable {
         self.ticket = DecoderTicket(card: card)
         let opener = MediaOpener(
             factory: factory, cancellation: cancellation, log: log, constraints: options.constraints,
+            manifestLimits: options.manifestLimits,
             demux: options.demux, includeAudio: false, failureBudget: options.failureBudget)
         self.demuxer = PlayerInput(opener: opener, card: card)
         self.preview = PreviewTimer(clock: PlayerClock(clock))

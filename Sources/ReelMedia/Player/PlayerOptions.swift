@@ -10,6 +10,8 @@ public struct PlayerOptions: Sendable {
     public var constraints = PlaybackConstraints()
     /// How long the play goes on while its fetches fail (`network.*`).
     public var failureBudget = FailureBudget(NetworkOptions())
+    /// What the input's manifest may make the parsers build (`manifest.*`).
+    public var manifestLimits = ManifestLimits.default
     public var buffer = BufferPolicy()
     /// Decode the first frame while mounted and hold it, so a play shows it at once
     /// (`playback.prerollFirstFrame`).
@@ -20,10 +22,11 @@ public struct PlayerOptions: Sendable {
     public init() {}
 
     /// The options the configuration describes: `decoder.*` for the demuxer, `device.*` for the
-    /// variant, `playback.*` for buffering.
+    /// variant, `manifest.*` for parsing, `playback.*` for buffering.
     public init(config: ReelConfig) {
         demux = DemuxOptions(config.decoder)
         constraints = PlaybackConstraints(config.device)
+        manifestLimits = ManifestLimits(config.manifest)
         buffer = BufferPolicy(config.playback)
         preroll = config.playback.prerollFirstFrame
         failureBudget = FailureBudget(NetworkOptions(config.network))

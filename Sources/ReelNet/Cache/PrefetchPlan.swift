@@ -19,14 +19,16 @@ public struct PrefetchPlan: Sendable {
     /// What to fetch, in play order.
     public var items: [DataSpec]
 
-    /// Plans the first `segments` segments of `url` (a media file: the whole file). Blocking
-    /// (reads manifests through `factory`): call it from a dedicated thread.
+    /// Plans the first `segments` segments of `url` (a media file: the whole file), its manifests
+    /// parsed within `limits`. Blocking (reads manifests through `factory`): call it from a
+    /// dedicated thread.
     public static func make(for url: URL, segments: Int, factory: any DataSourceFactory,
-                            constraints: PlaybackConstraints, includeAudio: Bool = true,
-                            cancellation: Cancellation = Cancellation()) throws -> PrefetchPlan {
+                            constraints: PlaybackConstraints, limits: ManifestLimits = .default,
+                            includeAudio: Bool = true, cancellation: Cancellation = Cancellation()) throws -> PrefetchPlan {
         let log = RequestLog()
         var resolver = InputResolver(factory: factory, cancellation: cancellation, log: log, constraints: constraints)
         resolver.includeAudio = includeAudio
+        resolver.limits = limits
         let resolved = try resolver.resolve(url)
         var plan = PrefetchPlan(url: url, variant: resolved.variant, rendition: resolved.rendition, manifests: [], items: [])
         switch resolved.content {

@@ -23,6 +23,14 @@ struct DASHAttributeReader {
         return value
     }
 
+    /// An unsigned attribute (`S@t`, `@startNumber`, `@presentationTimeOffset`): a negative
+    /// value would make negative media times and segment numbers.
+    func nonNegativeInteger(_ element: XMLTree.Element, _ name: String) throws -> Int64? {
+        guard let value = try integer(element, name) else { return nil }
+        guard value >= 0 else { throw failure(element.line, "\(element.name)@\(name) '\(value)' is negative") }
+        return value
+    }
+
     /// `first-last` (inclusive) as a ByteRange.
     func range(_ text: String, _ element: XMLTree.Element, _ name: String) throws -> ByteRange {
         let parts = text.split(separator: "-", maxSplits: 1)

@@ -100,10 +100,10 @@ struct DASHSegmentInfo {
         var fields = Fields()
         fields.line = element.line
         fields.timescale = try reader.positiveInteger(element, "timescale")
-        fields.presentationTimeOffset = try reader.integer(element, "presentationTimeOffset")
+        fields.presentationTimeOffset = try reader.nonNegativeInteger(element, "presentationTimeOffset")
         if kind != .base {
             fields.duration = try reader.positiveInteger(element, "duration")
-            fields.startNumber = try reader.integer(element, "startNumber")
+            fields.startNumber = try reader.nonNegativeInteger(element, "startNumber")
         }
         if let text = element["indexRange"] { fields.indexRange = try reader.range(text, element, "indexRange") }
         if let initialization = element.first("Initialization") {
@@ -120,7 +120,7 @@ struct DASHSegmentInfo {
                     throw reader.failure(entry.line, "S@r '\(repeatCount)' is below -1")
                 }
                 return TimelineEntry(
-                    time: try reader.integer(entry, "t"), duration: duration, repeatCount: repeatCount, line: entry.line)
+                    time: try reader.nonNegativeInteger(entry, "t"), duration: duration, repeatCount: repeatCount, line: entry.line)
             }
         }
         switch kind {

@@ -5,11 +5,13 @@ import ReelCore
 /// Accepts only what FFmpeg 5.1's HLS demuxer reads the same way (which is what plays the
 /// stream); recovers from malformed tags that only describe the playlist and rejects input whose
 /// segments, byte ranges, order or keys would be guessed. docs/manifest-policy.md has the rules.
+/// Parsing is linear in the playlist's size, and a playlist with more URI lines than
+/// `ManifestLimits.maxSegments` is refused before any segment is built.
 public enum HLSPlaylistParser {
     /// Parses `data` loaded from `url`; relative URIs resolve against `url`.
     /// Throws `ReelError` `.malformedPlaylist` naming the URL, the line and the cause.
-    public static func parse(_ data: Data, url: URL) throws -> Manifest {
-        var parser = HLSParserState(url: url)
+    public static func parse(_ data: Data, url: URL, limits: ManifestLimits = .default) throws -> Manifest {
+        var parser = HLSParserState(url: url, limits: limits)
         try parser.run([UInt8](data))
         return try parser.finish()
     }
@@ -18,13 +20,14 @@ public enum HLSPlaylistParser {
 /// The line-by-line state of one parse.
 private struct HLSParserState {
     let url: URL
+    let limits: ManifestLimits
     var resolver: URLResolver
 
     // Shared.
     var version: Int?
     var independentSegments = false
     var start: MediaPlaylist.StartOffset?
-    var warnings: [ManifestWarning] = []
+    var warnings = WarningList()
 
     // Master.
     var variants: [Variant] = []
@@ -49,18 +52,23 @@ private struct HLSParserState {
     var taggedDates: [Int: Date] = [:]
     var firstMediaTagLine: Int?
     var mediaHeaderTags: [(name: String, line: Int)] = []
+    var mediaHeaderTagsDropped = 0
 
     // Per segment, reset after each URI line.
     var pendingDuration: (value: Double, line: Int)?
     var pendingRange: (length: Int64, offset: Int64?, line: Int)?
     var pendingDiscontinuity = false
     var pendingDate: Date?
-    var currentKey: Key?
+    var currentKey: Key? { didSet { contextIsStale = true } }
     var keyDeclaredSinceSegment = false
-    var currentMap: InitSection?
+    var currentMap: InitSection? { didSet { contextIsStale = true } }
+    /// The key and map of the segments since the last `EXT-X-KEY`/`EXT-X-MAP`, shared by them.
+    var context = SegmentContext.none
+    var contextIsStale = false
 
-    init(url: URL) {
+    init(url: URL, limits: ManifestLimits) {
         self.url = url
+        self.limits = limits
         self.resolver = URLResolver(base: url)
     }
 
@@ -69,13 +77,14 @@ private struct HLSParserState {
     }
 
     mutating func warn(_ line: Int, _ message: String) {
-        warnings.append(ManifestWarning(line: line, message))
+        warnings.add(ManifestWarning(line: line, message))
     }
 
     // MARK: Lines
 
     mutating func run(_ bytes: [UInt8]) throws {
         guard !bytes.isEmpty else { throw failure(1, "the playlist is empty (no #EXTM3U header)") }
+        segments.reserveCapacity(try preflight(bytes))
         var lineNumber = 0
         var lineStart = 0
         let count = bytes.count
@@ -95,6 +104,38 @@ private struct HLSParserState {
             }
             lineStart = nextStart
         }
+    }
+
+    /// Checks what must hold before anything is built, and returns the number of URI lines
+    /// (segments, or a master's variants): the bytes are UTF-8 text (RFC 8216 section 4.1; FFmpeg
+    /// would read other bytes differently from Reel), and there are at most
+    /// `limits.maxSegments` URI lines.
+    func preflight(_ bytes: [UInt8]) throws -> Int {
+        if let offset = UTF8Text.firstInvalidOffset(bytes) {
+            throw failure(
+                UTF8Text.line(of: offset, in: bytes),
+                "\(UTF8Text.describe(bytes, offset: offset)); a playlist is UTF-8 text (RFC 8216)")
+        }
+        // A URI line is one that, once trailing whitespace is gone, is not empty and does not
+        // start with '#'; one starting with whitespace is refused later anyway.
+        var uriLines = 0
+        var line = 1
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            if bytes[index] == 0x0A {
+                line += 1
+                let next = index + 1
+                if next < count, bytes[next] != UInt8(ascii: "#"), bytes[next] != 0x0A, !Self.isWhitespace(bytes[next]) {
+                    uriLines += 1
+                    if uriLines > limits.maxSegments {
+                        throw failure(line, "more than \(limits.maxSegments) URI lines (segments or variants) (manifest.maxSegments)")
+                    }
+                }
+            }
+            index += 1
+        }
+        return uriLines
     }
 
     static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -295,8 +336,14 @@ private struct HLSParserState {
         }
     }
 
+    /// Remembers a media playlist header for a warning should this be a master; past the
+    /// warning limit only the number is kept.
     mutating func noteMediaHeader(_ name: String, line: Int) {
-        mediaHeaderTags.append((name, line))
+        if mediaHeaderTags.count < WarningList.limit {
+            mediaHeaderTags.append((name, line))
+        } else {
+            mediaHeaderTagsDropped += 1
+        }
     }
 
     mutating func noteMasterTag(_ line: Int) throws {
@@ -405,7 +452,7 @@ private struct HLSParserState {
             throw failure(line, "URI '\(uri.prefix(80))' has no #EXTINF before it (RFC 8216 requires one per segment; FFmpeg drops such a line, other players keep it)")
         }
         try noteMediaTag(line)
-        guard let resolved = resolver.resolve(uri) else {
+        guard let location = resolver.location(uri) else {
             throw failure(line, "segment URI '\(uri.prefix(80))' is not a valid URL")
         }
         var range: ByteRange?
@@ -427,13 +474,19 @@ private struct HLSParserState {
             }
             range = ByteRange(offset: offset, length: pending.length)
         }
-        let sequenceNumber = mediaSequence &+ Int64(skippedSegments) &+ Int64(segments.count)
+        let position = Int64(skippedSegments) + Int64(segments.count)
+        guard let sequenceNumber = mediaSequence.checkedAdding(position) else {
+            throw failure(line, "the segment's media sequence number (EXT-X-MEDIA-SEQUENCE \(mediaSequence) + \(position)) goes beyond 2^63-1")
+        }
+        if contextIsStale {
+            context = SegmentContext(key: currentKey, initSection: currentMap)
+            contextIsStale = false
+        }
         if let pendingDate { taggedDates[segments.count] = pendingDate }
         segments.append(
             Segment(
-                uri: uri, resolvedURL: resolved, duration: duration.value, byteRange: range, key: currentKey,
-                initSection: currentMap, discontinuity: pendingDiscontinuity, programDateTime: pendingDate,
-                sequenceNumber: sequenceNumber))
+                uri: uri, location: location, duration: duration.value, byteRange: range, context: context,
+                discontinuity: pendingDiscontinuity, programDateTime: pendingDate, sequenceNumber: sequenceNumber))
         pendingDuration = nil
         pendingRange = nil
         pendingDiscontinuity = false
@@ -501,6 +554,7 @@ private struct HLSParserState {
             for tag in mediaHeaderTags {
                 warn(tag.line, "\(tag.name) is a media playlist tag; ignored in a master playlist")
             }
+            warnings.drop(mediaHeaderTagsDropped)
             return .master(
                 MasterPlaylist(
                     url: url, version: version, variants: variants, iFrameVariants: iFrameVariants, media: media,
@@ -549,8 +603,7 @@ private struct HLSParserState {
     }
 
     func sortedWarnings() -> [ManifestWarning] {
-        warnings.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
-            .map(\.element)
+        warnings.all(byLine: true)
     }
 
     // MARK: Values

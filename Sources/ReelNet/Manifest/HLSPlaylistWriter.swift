@@ -50,7 +50,7 @@ public struct HLSPlaylistWriter: Sendable {
             }
             lines.append("#EXTINF:\(Self.decimal(segment.duration)),")
             if let range = segment.byteRange { lines.append("#EXT-X-BYTERANGE:\(range.length)@\(range.offset)") }
-            lines.append(segment.resolvedURL.absoluteString)
+            lines.append(segment.resolvedString)
         }
         if endList { lines.append("#EXT-X-ENDLIST") }
         return lines.joined(separator: "\n") + "\n"

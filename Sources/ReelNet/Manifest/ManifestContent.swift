@@ -1,9 +1,15 @@
 import Foundation
 
-/// What a fetched body is, judged from its bytes (never from the URL's extension): HLS when it
-/// starts with `#EXTM3U`, DASH when it is XML with an `MPD` root, binary data (media, for
-/// playback to hand to the demuxer), otherwise a description of what it looked like, for the
+/// What a fetched body is, judged from its bytes (never from the URL's extension alone): HLS
+/// when it starts with `#EXTM3U`, DASH when it is XML with an `MPD` root, binary data (media,
+/// for playback to hand to the demuxer), otherwise a description of what it looked like, for the
 /// `.notAPlaylist` error.
+///
+/// Bytes that look like a manifest are judged as one even when they are not UTF-8 text, so the
+/// parsers refuse them with the offset of the first bad byte: handed to FFmpeg as media, they
+/// would be read by its own HLS or DASH parser with Reel's manifest rules bypassed. For the same
+/// reason, binary data FFmpeg would probe as a DASH MPD, and binary data named as a playlist that
+/// is no media container, are not media.
 public enum ManifestContent: Sendable, Hashable {
     case hls
     case dash
@@ -20,7 +26,9 @@ public enum ManifestContent: Sendable, Hashable {
         }
     }
 
-    public static func detect(_ data: Data) -> ManifestContent {
+    /// Judges `data` (its first 4 KiB). `url`, when given, names the resource: binary data under
+    /// a playlist's name (`.m3u8`, `.m3u`, `.mpd`) is media only when it is a media container.
+    public static func detect(_ data: Data, url: URL? = nil) -> ManifestContent {
         let head = [UInt8](data.prefix(4096))
         var start = 0
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
@@ -31,7 +39,6 @@ public enum ManifestContent: Sendable, Hashable {
         }
         let body = head[start...]
         if body.starts(with: "#EXT".utf8) { return .hls }
-        if let binary = describeBinary(head) { return .binary(binary) }
         let text = String(decoding: body, as: UTF8.self)
         if body.first == UInt8(ascii: "#"),
             text.split(whereSeparator: \.isNewline).prefix(20).contains(where: {
@@ -40,11 +47,33 @@ public enum ManifestContent: Sendable, Hashable {
         {
             return .hls
         }
+        // No media container starts with '<': this is markup, text or not.
         if body.first == UInt8(ascii: "<") { return describeMarkup(text) }
+        if let binary = describeBinary(head) {
+            if let refusal = refusal(ofBinary: head, format: binary, url: url) { return .notAPlaylist(refusal) }
+            return .binary(binary.description)
+        }
         if body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "[") {
             return .notAPlaylist("a JSON document (starts '\(firstLine(text))')")
         }
         return .notAPlaylist("text that is neither HLS nor DASH (first line '\(firstLine(text))')")
+    }
+
+    /// Why binary data must not reach the demuxer as media, or nil: FFmpeg's DASH probe finds
+    /// `<MPD` anywhere in the text before the first NUL byte, and a playlist's name on data that
+    /// is no media container means a broken playlist, not a video.
+    private static func refusal(ofBinary head: [UInt8], format: BinaryFormat, url: URL?) -> String? {
+        let checked = head.count < 4096 ? head : Array(head.dropLast(4))
+        let invalid = UTF8Text.firstInvalidOffset(checked).map { UTF8Text.describe(checked, offset: $0) }
+        let notText = invalid.map { "not UTF-8 text (\($0))" } ?? "not UTF-8 text"
+        let text = head.prefix { $0 != 0 }.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        if let found = text.firstRange(of: Array("<mpd".utf8)) {
+            return "\(format.description), \(notText), holding '<MPD' at offset \(found.lowerBound), which FFmpeg would read as a DASH MPD"
+        }
+        if let url, !format.isMedia, ["m3u8", "m3u", "mpd"].contains(url.pathExtension.lowercased()) {
+            return "named as a playlist (.\(url.pathExtension.lowercased())) but \(notText) and no media container (\(format.description))"
+        }
+        return nil
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
@@ -91,24 +120,36 @@ public enum ManifestContent: Sendable, Hashable {
         return nil
     }
 
-    /// A description when the head is binary (a NUL byte, or not UTF-8), naming common formats.
-    private static func describeBinary(_ head: [UInt8]) -> String? {
+    /// A binary format recognised from its first bytes, and whether it is a media container the
+    /// demuxer can play.
+    private struct BinaryFormat {
+        let description: String
+        let isMedia: Bool
+    }
+
+    /// The format when the head is binary (a NUL byte, or not UTF-8), naming common ones.
+    private static func describeBinary(_ head: [UInt8]) -> BinaryFormat? {
         let hasNul = head.contains(0)
         // A multi-byte character may be cut at the end of a truncated head; leave it out.
         let checked = head.count < 4096 ? head[...] : head.dropLast(4)
         let validUTF8 = String(validating: checked, as: UTF8.self) != nil
         guard hasNul || !validUTF8 else { return nil }
-        if head.count >= 8, head[4...7].elementsEqual("ftyp".utf8) || head[4...7].elementsEqual("styp".utf8) {
-            return "an MP4 file"
+        if head.count >= 8, ["ftyp", "styp", "moof", "moov", "sidx"].contains(where: { head[4...7].elementsEqual($0.utf8) }) {
+            return BinaryFormat(description: "an MP4 file", isMedia: true)
         }
-        if head.first == 0x47, head.count > 188, head[188] == 0x47 { return "an MPEG-TS stream" }
-        if head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return "a WebM/Matroska file" }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "a PNG image" }
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "a JPEG image" }
-        if head.starts(with: "GIF8".utf8) { return "a GIF image" }
-        if head.starts(with: [0x1F, 0x8B]) { return "gzip-compressed data (the server sent Content-Encoding the fetcher did not undo?)" }
-        if head.starts(with: "ID3".utf8) { return "an audio file with an ID3 tag" }
+        if head.first == 0x47, head.count > 188, head[188] == 0x47 {
+            return BinaryFormat(description: "an MPEG-TS stream", isMedia: true)
+        }
+        if head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return BinaryFormat(description: "a WebM/Matroska file", isMedia: true) }
+        if head.starts(with: "ID3".utf8) { return BinaryFormat(description: "an audio file with an ID3 tag", isMedia: true) }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return BinaryFormat(description: "a PNG image", isMedia: false) }
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return BinaryFormat(description: "a JPEG image", isMedia: false) }
+        if head.starts(with: "GIF8".utf8) { return BinaryFormat(description: "a GIF image", isMedia: false) }
+        if head.starts(with: [0x1F, 0x8B]) {
+            return BinaryFormat(
+                description: "gzip-compressed data (the server sent Content-Encoding the fetcher did not undo?)", isMedia: false)
+        }
         let shown = head.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
-        return "binary data (first bytes \(shown))"
+        return BinaryFormat(description: "binary data (first bytes \(shown))", isMedia: false)
     }
 }

@@ -2,27 +2,24 @@ import Foundation
 import ReelCore
 
 /// Loads manifests through a blocking fetch function: detects HLS or DASH from the content,
-/// caps the size it will parse, and deep-loads a master's media playlists. Runs on the caller's
-/// thread (a dedicated one: `fetch` blocks).
+/// parses within `limits` (the body's size first), and deep-loads a master's media playlists.
+/// Runs on the caller's thread (a dedicated one: `fetch` blocks).
 public struct ManifestLoader: Sendable {
     /// Returns the whole body of `spec` or throws (a `ReelError` from the network layer).
     public typealias Fetch = @Sendable (DataSpec) throws -> Data
 
-    /// 32 MiB: far above any real playlist (a 100,000-segment VOD playlist is about 5 MB).
-    public static let defaultMaxPlaylistBytes = 32 * 1024 * 1024
-
-    /// Bodies larger than this are refused before parsing.
-    public var maxPlaylistBytes: Int
+    /// What a manifest may make the parsers build (`manifest.*`).
+    public var limits: ManifestLimits
     private let fetch: Fetch
 
-    public init(maxPlaylistBytes: Int = ManifestLoader.defaultMaxPlaylistBytes, fetch: @escaping Fetch) {
-        self.maxPlaylistBytes = maxPlaylistBytes
+    public init(limits: ManifestLimits = .default, fetch: @escaping Fetch) {
+        self.limits = limits
         self.fetch = fetch
     }
 
     /// Fetches and parses `url`. A master is returned without its media playlists.
     public func load(_ url: URL) throws -> Manifest {
-        try Self.parse(try fetchBody(url), url: url, maxPlaylistBytes: maxPlaylistBytes)
+        try Self.parse(try fetchBody(url), url: url, limits: limits)
     }
 
     /// Like `load`, then for a master loads every variant's media playlist and every alternate
@@ -78,19 +75,19 @@ public struct ManifestLoader: Sendable {
     }
 
     /// Detects and parses bytes already fetched from `url`.
-    public static func parse(_ data: Data, url: URL, maxPlaylistBytes: Int = defaultMaxPlaylistBytes) throws -> Manifest {
-        guard data.count <= maxPlaylistBytes else {
+    public static func parse(_ data: Data, url: URL, limits: ManifestLimits = .default) throws -> Manifest {
+        guard data.count <= limits.maxPlaylistBytes else {
             throw ReelError(
                 .invalidInput,
-                "\(url.absoluteString) is \(data.count) bytes, over the \(maxPlaylistBytes)-byte playlist limit")
+                "\(url.absoluteString) is \(data.count) bytes, over the \(limits.maxPlaylistBytes)-byte playlist limit (manifest.maxPlaylistBytes)")
         }
-        switch ManifestContent.detect(data) {
+        switch ManifestContent.detect(data, url: url) {
         case .hls:
-            let manifest = try HLSPlaylistParser.parse(data, url: url)
+            let manifest = try HLSPlaylistParser.parse(data, url: url, limits: limits)
             if case .master(let master) = manifest { try checkNoSelfReference(master) }
             return manifest
         case .dash:
-            return .dash(try DASHManifestParser.parse(data, url: url))
+            return .dash(try DASHManifestParser.parse(data, url: url, limits: limits))
         case .binary(let looksLike), .notAPlaylist(let looksLike):
             throw ReelError(.notAPlaylist, "\(url.absoluteString) is not a playlist: it is \(looksLike)")
         }

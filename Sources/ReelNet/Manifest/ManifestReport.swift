@@ -68,17 +68,8 @@ public struct ManifestReport: Codable, Sendable, Hashable {
     }
 
     public init(_ manifest: Manifest) {
-        switch manifest {
-        case .master: type = .hlsMaster
-        case .media: type = .hlsMedia
-        case .dash: type = .dash
-        }
-        variants = manifest.variants.map { variant in
-            VariantEntry(
-                uri: variant.uri, resolvedURI: variant.resolvedURL.absoluteString, bandwidth: variant.bandwidth,
-                width: variant.resolution?.width, height: variant.resolution?.height, codecs: variant.codecs,
-                audioGroup: variant.audioGroup)
-        }
+        type = Kind(manifest)
+        variants = Self.variantEntries(manifest)
         renditions = manifest.renditions.map { rendition in
             RenditionEntry(
                 id: rendition.id, type: rendition.type.rawValue, resolvedURI: rendition.url.absoluteString,
@@ -86,9 +77,18 @@ public struct ManifestReport: Codable, Sendable, Hashable {
         }
     }
 
+    static func variantEntries(_ manifest: Manifest) -> [VariantEntry] {
+        manifest.variants.map { variant in
+            VariantEntry(
+                uri: variant.uri, resolvedURI: variant.resolvedURL.absoluteString, bandwidth: variant.bandwidth,
+                width: variant.resolution?.width, height: variant.resolution?.height, codecs: variant.codecs,
+                audioGroup: variant.audioGroup)
+        }
+    }
+
     static func entry(_ segment: Segment) -> SegmentEntry {
         SegmentEntry(
-            uri: segment.uri, resolvedURI: segment.resolvedURL.absoluteString, duration: segment.duration,
+            uri: segment.uri, resolvedURI: segment.resolvedString, duration: segment.duration,
             byteRange: segment.byteRange,
             key: segment.key.map {
                 KeyEntry(method: $0.method, uri: $0.uri, iv: segment.initializationVector.map(Key.hexString))
@@ -104,47 +104,16 @@ public struct ManifestReport: Codable, Sendable, Hashable {
         try ReportJSON.data(self, compact: !prettyPrinted)
     }
 
-    /// A compact table for people: one line per variant, one per rendition.
-    public var text: String {
-        var lines = ["type: \(type.rawValue)"]
-        if !variants.isEmpty {
-            lines.append("variants: \(variants.count)")
-            var rows = [["#", "bandwidth", "resolution", "codecs", "audio", "uri"]]
-            for (index, variant) in variants.enumerated() {
-                let resolution = variant.width.flatMap { width in variant.height.map { "\(width)x\($0)" } } ?? "-"
-                rows.append([
-                    "\(index)", "\(variant.bandwidth)", resolution, variant.codecs ?? "-", variant.audioGroup ?? "-",
-                    variant.uri,
-                ])
-            }
-            lines += Self.table(rows, rightAligned: [1])
-        }
-        lines.append("renditions: \(renditions.count)")
-        if !renditions.isEmpty {
-            var rows = [["id", "type", "segments", "seconds", "init", "key", "ranges", "url"]]
-            for rendition in renditions {
-                let seconds = rendition.segments.reduce(0.0) { $0 + $1.duration }
-                let methods = Set(rendition.segments.compactMap { $0.key?.method }).sorted()
-                rows.append([
-                    rendition.id, rendition.type, "\(rendition.segments.count)", String(format: "%.3f", seconds),
-                    rendition.segments.contains { $0.map != nil } ? "yes" : "no",
-                    methods.isEmpty ? "-" : methods.joined(separator: ","),
-                    rendition.segments.contains { $0.byteRange != nil } ? "yes" : "no", rendition.resolvedURI,
-                ])
-            }
-            lines += Self.table(rows, rightAligned: [2, 3])
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
+    /// A compact table for people: one line per variant, one per rendition (`ManifestSummary`).
+    public var text: String { ManifestSummary(self).text }
+}
 
-    private static func table(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                if column == row.count - 1 { return cell }
-                return rightAligned.contains(column) ? padding + cell : cell + padding
-            }.joined(separator: "  ")
-        }.map { "  " + $0 }
+extension ManifestReport.Kind {
+    init(_ manifest: Manifest) {
+        switch manifest {
+        case .master: self = .hlsMaster
+        case .media: self = .hlsMedia
+        case .dash: self = .dash
+        }
     }
 }

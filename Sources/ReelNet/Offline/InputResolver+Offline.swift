@@ -17,11 +17,11 @@ extension InputResolver {
         let body: [UInt8]
         do {
             body = try factory.fetch(DataSpec(url: url, kind: Self.guessKind(url)), cancellation: cancellation,
-                                     limit: maxPlaylistBytes, log: log)
+                                     limit: limits.maxPlaylistBytes, log: log)
         } catch let error as ReelError where error.code == .offline {
             throw nothingCached("it is not in the cache")
         }
-        if case .binary = ManifestContent.detect(Data(body.prefix(4096))) {
+        if case .binary = ManifestContent.detect(Data(body.prefix(4096)), url: url) {
             let memory = MemoryDataSource(body)
             let length = try memory.open(DataSpec(url: url, kind: .media))
             var resolved = ResolvedInput(url: url, content: .media(memory, length: length))
@@ -29,7 +29,7 @@ extension InputResolver {
             return resolved
         }
         let isCached: (DataSpec) -> Bool = { cache.containsComplete($0) }
-        switch try ManifestLoader.parse(Data(body), url: url, maxPlaylistBytes: maxPlaylistBytes) {
+        switch try ManifestLoader.parse(Data(body), url: url, limits: limits) {
         case .media(let playlist):
             let count = HLSPlaylistWriter.cachedPrefixLength(of: playlist, isCached: isCached)
             guard count > 0 else { throw nothingCached("its first segment is not cached") }
@@ -37,9 +37,9 @@ extension InputResolver {
         case .master(let master):
             var candidates: [(variant: Variant, playlist: MediaPlaylist, count: Int)] = []
             for variant in master.variants where isCached(variant.dataSpec) {
-                guard let bytes = try? factory.fetch(variant.dataSpec, cancellation: cancellation, limit: maxPlaylistBytes, log: log),
+                guard let bytes = try? factory.fetch(variant.dataSpec, cancellation: cancellation, limit: limits.maxPlaylistBytes, log: log),
                       case .media(let playlist)? = try? ManifestLoader.parse(Data(bytes), url: variant.resolvedURL,
-                                                                              maxPlaylistBytes: maxPlaylistBytes) else { continue }
+                                                                              limits: limits) else { continue }
                 let count = HLSPlaylistWriter.cachedPrefixLength(of: playlist, isCached: isCached)
                 if count > 0 { candidates.append((variant, playlist, count)) }
             }

@@ -21,6 +21,7 @@ struct PrefetchJob: Sendable {
     let segments: Int
     let factory: CacheDataSourceFactory
     let constraints: PlaybackConstraints
+    let manifestLimits: ManifestLimits
     /// Plan the audio rendition too (players that decode audio read it).
     let includeAudio: Bool
     let cancellation: Cancellation
@@ -34,7 +35,7 @@ struct PrefetchJob: Sendable {
         do {
             if cancellation.isCancelled { return Result(end: .stopped) }
             let plan = try PrefetchPlan.make(for: url, segments: segments, factory: factory, constraints: constraints,
-                                             includeAudio: includeAudio, cancellation: cancellation)
+                                             limits: manifestLimits, includeAudio: includeAudio, cancellation: cancellation)
             bytes += plan.manifests.reduce(0) { $0 + $1.bytes - $1.cacheHitBytes }
             var outcome = PrefetchOutcome(url: url, variant: plan.variant, manifests: plan.manifests.map(PrefetchOutcome.Item.init))
             var buffer = [UInt8](repeating: 0, count: 64 << 10)

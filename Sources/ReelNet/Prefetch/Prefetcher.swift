@@ -45,6 +45,7 @@ public actor Prefetcher {
     private let factory: CacheDataSourceFactory
     private let config: ReelConfig
     private let constraints: PlaybackConstraints
+    private let manifestLimits: ManifestLimits
     private let includeAudio: Bool
     private let order: [PrefetchCategory]
     private let recorder = PrefetchLedgerRecorder()
@@ -70,6 +71,7 @@ public actor Prefetcher {
         self.factory = factory.withOrigin(.prefetch)
         self.config = config
         self.constraints = PlaybackConstraints(config.device)
+        self.manifestLimits = ManifestLimits(config.manifest)
         self.includeAudio = includeAudio
         self.order = PrefetchCategory.order(config)
         let limits = PrefetchPolicy.Limits(config)
@@ -222,7 +224,8 @@ public actor Prefetcher {
         let cancellation = Cancellation()
         let offline = factory.reachability.isOffline
         let job = PrefetchJob(url: entry.request.videoURL, segments: entry.segments, factory: jobFactory(offline: offline),
-                              constraints: constraints, includeAudio: includeAudio, cancellation: cancellation,
+                              constraints: constraints, manifestLimits: manifestLimits, includeAudio: includeAudio,
+                              cancellation: cancellation,
                               sharesOfflineReachability: offline)
         emit(id, entry.request, .started(run: entry.runs))
         let task = Task { [weak self] in

@@ -12,8 +12,8 @@ public struct InputResolver {
     public var cancellation: Cancellation
     public var log: RequestLog
     public var constraints: PlaybackConstraints
-    /// Largest playlist Reel reads (a 100,000-segment playlist is about 5 MB).
-    public var maxPlaylistBytes = ManifestLoader.defaultMaxPlaylistBytes
+    /// What a manifest may make the parsers build, its size first (`manifest.*`).
+    public var limits = ManifestLimits.default
     /// Also hand the demuxer an audio rendition that is separate from the video (DASH).
     public var includeAudio = true
 
@@ -53,7 +53,7 @@ public struct InputResolver {
             finish(source)
             throw error
         }
-        let content = ManifestContent.detect(Data(prefix))
+        let content = ManifestContent.detect(Data(prefix), url: url)
         if case .binary = content, prefix.count > 0 {
             return ResolvedInput(url: url, content: .media(PrefixedDataSource(prefix: prefix, upstream: source), length: length))
         }
@@ -64,9 +64,9 @@ public struct InputResolver {
                 throw ReelError(prefix.isEmpty ? .malformedPlaylist : .notAPlaylist,
                                 "'\(url.absoluteString)' is \(looksLike), not a playlist or media")
             }
-            body = prefix + (try source.readToEnd(limit: maxPlaylistBytes, url: url, alreadyRead: prefix.count))
+            body = prefix + (try source.readToEnd(limit: limits.maxPlaylistBytes, url: url, alreadyRead: prefix.count))
         }
-        let manifest = try ManifestLoader.parse(Data(body), url: url, maxPlaylistBytes: maxPlaylistBytes)
+        let manifest = try ManifestLoader.parse(Data(body), url: url, limits: limits)
         switch manifest {
         case .media(let playlist):
             return try mediaInput(playlist, bytes: body, variant: nil)
@@ -76,8 +76,8 @@ public struct InputResolver {
             }
             let policy = URLPolicy(allowLocalFiles: url.isFileURL)
             try policy.check(variant.resolvedURL, in: url)
-            let variantBytes = try factory.fetch(variant.dataSpec, cancellation: cancellation, limit: maxPlaylistBytes, log: log)
-            let child = try ManifestLoader.parse(Data(variantBytes), url: variant.resolvedURL, maxPlaylistBytes: maxPlaylistBytes)
+            let variantBytes = try factory.fetch(variant.dataSpec, cancellation: cancellation, limit: limits.maxPlaylistBytes, log: log)
+            let child = try ManifestLoader.parse(Data(variantBytes), url: variant.resolvedURL, limits: limits)
             guard case .media(let playlist) = child else {
                 throw ReelError(.malformedPlaylist,
                                 "variant '\(variant.resolvedURL.absoluteString)' of '\(url.absoluteString)' is not a media playlist (a master listing a master, or itself)")
@@ -125,8 +125,9 @@ public struct InputResolver {
         let policy = URLPolicy(allowLocalFiles: top.isFileURL)
         var kinds: [String: ResourceKind] = [:]
         for segment in playlist.segments {
-            try policy.check(segment.resolvedURL, in: playlist.url)
-            kinds[segment.resolvedURL.absoluteString] = .segment
+            let segmentURL = segment.resolvedURL
+            try policy.check(segmentURL, in: playlist.url)
+            kinds[segmentURL.absoluteString] = .segment
             if let initSection = segment.initSection {
                 try policy.check(initSection.resolvedURL, in: playlist.url)
                 kinds[initSection.resolvedURL.absoluteString] = .initSection

@@ -1,0 +1,72 @@
+import Foundation
+import ReelCore
+import Testing
+
+/// Configuration layers built to cost time or to inject: many unknown keys cost linear time with
+/// a bounded number of suggestions, and a header value holding control characters is refused.
+/// Elapsed times are printed, never asserted.
+@Suite("Hostile configuration")
+struct ConfigHostileInputTests {
+    let resolver = ConfigResolver()
+
+    @Test("200,000 unknown keys: the first 20 get a suggestion, the rest one line per layer")
+    func manyUnknownKeys() throws {
+        var json = "{"
+        json.reserveCapacity(5_000_000)
+        for index in 0..<200_000 { json += "\"prefetch.maxConcurent\(index)\": 1," }
+        json += "\"decoder.poolSize\": 3}"
+        let start = ContinuousClock.now
+        let resolution = try resolver.resolve([.json(json, name: "big"), .assignments(["nope=1", "decoder.threads=2"])])
+        print("200,000 unknown keys: resolved in \(ContinuousClock.now - start)")
+        #expect(resolution.config.decoder.poolSize == 3)
+        #expect(resolution.config.decoder.threads == 2)
+        #expect(resolution.warnings.count == 22)
+        #expect(resolution.warnings[0] == "big: unknown key 'prefetch.maxConcurent0' (nearest known key: 'prefetch.maxConcurrent'); ignored")
+        #expect(resolution.warnings[20] == "big: 199980 more unknown keys; ignored")
+        #expect(resolution.warnings[21] == "--set: 1 more unknown key; ignored")
+    }
+
+    @Test("a configuration file over 4 MiB is refused before it is read")
+    func hugeFile() throws {
+        let path = try temporaryFile("{" + String(repeating: " ", count: ConfigResolver.maxFileBytes) + "}")
+        defer { removeTemporaryFile(path) }
+        let error = try #require(throws: ReelError.self) { try resolver.resolve([.file(path)]) }
+        #expect(error.code == .invalidConfig)
+        #expect(error.message == "config file '\(path)' is \(ConfigResolver.maxFileBytes + 2) bytes, over the limit of 4194304 bytes")
+    }
+
+    @Test("a huge unknown key is cut and compared with nothing")
+    func hugeUnknownKey() throws {
+        let key = String(repeating: "x", count: 1_000_000)
+        let resolution = try resolver.resolve([.json("{\"\(key)\": 1}", name: "f")])
+        let warning = try #require(resolution.warnings.first)
+        #expect(warning == "f: unknown key '\(String(repeating: "x", count: 100))... (1000000 characters)'; ignored")
+    }
+
+    @Test("a key with a line break is shown on one line")
+    func unknownKeyWithLineBreak() throws {
+        let resolution = try resolver.resolve([.json(#"{"a\r\nb": 1}"#, name: "f")])
+        let warning = try #require(resolution.warnings.first)
+        #expect(warning.hasPrefix(#"f: unknown key 'a\r\nb'"#), "\(warning)")
+    }
+
+    @Test("a User-Agent with control characters is refused, naming the key", arguments: [
+        "Reel/1.0\r\nX-Injected: yes", "Reel/1.0\nHost: evil.example", "Reel\u{0}", "Reel\u{7F}", "Reel\tTab",
+    ])
+    func headerInjection(value: String) throws {
+        for source in [ConfigSource.assignments(["network.userAgent=\(value)"]),
+                       .json("{\"network.userAgent\": \(JSONWriter.quoted(value))}", name: "f")] {
+            let error = try #require(throws: ReelError.self) { try resolver.resolve([source]) }
+            #expect(error.code == .invalidConfig)
+            #expect(error.message.contains("key 'network.userAgent'"), "\(error.message)")
+            #expect(error.message.contains("without control characters such as CR or LF (it is sent as an HTTP header)"))
+            #expect(!error.message.contains("\n") && !error.message.contains("\r"), "\(error.message)")
+        }
+    }
+
+    @Test("a User-Agent of printable text is kept")
+    func printableUserAgent() throws {
+        let config = try resolver.resolve([.assignments(["network.userAgent=Reel/2.0 (Linux; x=y) é"])]).config
+        #expect(config.network.userAgent == "Reel/2.0 (Linux; x=y) é")
+    }
+}
