@@ -12,9 +12,34 @@ public enum TracePattern: String, Sendable, CaseIterable {
     case mixed
 }
 
-/// Makes scroll traces over a laid-out feed, deterministic for a seed: motions are eased and
-/// sampled at 30 Hz, rests are single samples, so a minute is a few hundred lines.
+/// Makes scroll traces over a laid-out feed, deterministic for a seed: motions are sampled at
+/// 30 Hz, rests are single samples, so a minute is a few hundred lines.
+///
+/// The motions follow a phone's scroll physics (docs/feed-session.md, "Traces"): a scroll of less
+/// than `Physics.flingScreens` screens is a drag that eases out; a longer one is a fling (a short
+/// drag, the finger lifts at up to `Physics.maxFlingVelocity`, then the content decays
+/// exponentially with time constant `Physics.decelerationSeconds`, a platform scroll view's),
+/// repeated while the user wants to go farther than one fling carries; a carousel swipe pages one
+/// card (two, now and then) with an ease-out. A session opens with a look at the first screen,
+/// since nobody scrolls a feed before it has appeared.
 public struct TraceGenerator: Sendable {
+    /// The constants of the scroll physics.
+    public enum Physics {
+        /// UIScrollView's normal deceleration, 0.998 per millisecond, is a time constant of 0.4995 s.
+        public static let decelerationSeconds = 0.5
+        /// The fastest the content moves when the finger lifts, points per second (Android's
+        /// default maximum fling velocity is 8000 dp/s).
+        public static let maxFlingVelocity = 8000.0
+        /// The content counts as at rest below this speed (the rest is under 10 points).
+        public static let restVelocity = 20.0
+        /// A user flings again once the previous fling has slowed to this speed.
+        public static let reflingVelocity = 1500.0
+        /// The finger's drag before it lifts, seconds.
+        public static let dragSeconds = 0.1
+        /// Scrolls longer than this many screens are flings.
+        public static let flingScreens = 1.0
+    }
+
     public let build: FeedBuild
     private var random: SeededRandom
     private var samples: [ScrollSample] = []
@@ -45,6 +70,8 @@ public struct TraceGenerator: Sendable {
     private mutating func run(_ pattern: TracePattern, seconds: Double) {
         samples = [ScrollSample(time: 0, y: 0)]
         guard layout.count > 0 else { return }
+        // The first page arrives, the first screen shows; the user looks at it before scrolling.
+        if pattern != .browse { pause(1 + 2 * random.unit()) }
         while time < seconds {
             switch pattern {
             case .browse: browseStep()
@@ -66,7 +93,7 @@ public struct TraceGenerator: Sendable {
         let back = random.unit() < 0.125 && current > 0
         let target = back ? current - 1 : min(current + 1, layout.count - 1)
         if target == current || alignedOffset(target) == y {
-            scroll(to: 0, duration: 1.2)  // the end of the feed: go back to the top
+            move(to: 0)  // the end of the feed: go back to the top
         } else {
             scroll(to: alignedOffset(target), duration: 0.35 + 0.25 * random.unit())
         }
@@ -77,7 +104,7 @@ public struct TraceGenerator: Sendable {
         let screens = 2.5 + 6 * random.unit()
         var target = y + screens * layout.viewport.height
         if target > maxY { target = max(0, y - screens * layout.viewport.height) }
-        scroll(to: target, duration: 0.45 + 0.35 * random.unit())
+        fling(to: target)
         let settled = layout.firstWidget(below: y + 1)
         scroll(to: alignedOffset(settled), duration: 0.2)
         pause(0.6 + (random.unit() < 0.2 ? 3 : 1.2) * random.unit())
@@ -91,7 +118,7 @@ public struct TraceGenerator: Sendable {
             browseStep()
             return
         }
-        scroll(to: alignedOffset(next), duration: 0.5 + 0.3 * random.unit())
+        move(to: alignedOffset(next))
         rest(on: next, tapChance: 0.15, seconds: 1.5 + 2 * random.unit())
         let swipes = 2 + Int(random.unit() * 3)
         let step = layout.metrics.carouselCardWidth + layout.metrics.carouselCardSpacing
@@ -143,7 +170,60 @@ public struct TraceGenerator: Sendable {
         samples.append(ScrollSample(time: rounded(time), y: rounded(y)))
     }
 
-    /// An ease-out vertical scroll to `target`, sampled at `rate`.
+    /// Goes to `target`: a drag for a short way, flings and a short adjustment for a long one.
+    private mutating func move(to target: Double) {
+        let to = min(max(0, target), maxY)
+        guard abs(to - y) > Physics.flingScreens * layout.viewport.height else {
+            scroll(to: to, duration: 0.35 + 0.25 * random.unit())
+            return
+        }
+        fling(to: to)
+        if abs(to - y) > 0.5 { scroll(to: to, duration: 0.2 + 0.1 * random.unit()) }
+    }
+
+    /// Flings towards `target` (within the feed): each fling is a drag of `dragSeconds` whose
+    /// speed ramps up to the release velocity, then an exponential decay,
+    /// `y(t) = y0 + v0 τ (1 - e^(-t/τ))`, that would come to rest at the target or as far as the
+    /// fastest fling carries; the user flings again when it has slowed to `reflingVelocity`. It
+    /// ends at rest (under `restVelocity`), near the target.
+    private mutating func fling(to target: Double) {
+        let to = min(max(0, target), maxY)
+        let tau = Physics.decelerationSeconds
+        let step = 1 / Self.rate
+        // Each fling covers at least 30 points of what remains, so this ends.
+        while abs(to - y) > 30 {
+            let remaining = to - y
+            let sign: Double = remaining > 0 ? 1 : -1
+            // The drag covers (1 + 0.3) / 2 of v0 × dragSeconds; the decay v0 × τ.
+            let dragShare = 0.65 * Physics.dragSeconds
+            let v0 = min(Physics.maxFlingVelocity, abs(remaining) / (tau + dragShare))
+            var elapsed = 0.0
+            while elapsed + step <= Physics.dragSeconds + 1e-9 {
+                elapsed += step
+                let v = v0 * (0.3 + 0.7 * elapsed / Physics.dragSeconds)
+                advance(by: sign * v * step, over: step)
+            }
+            // The decay, until it rests or (when the target is still far) the user flings again.
+            let farther = abs(to - y) > v0 * tau + 1
+            let floor = farther ? Physics.reflingVelocity : Physics.restVelocity
+            let from = y
+            var t = 0.0
+            while v0 * exp(-t / tau) > floor {
+                t += step
+                let next = from + sign * v0 * tau * (1 - exp(-t / tau))
+                advance(by: next - y, over: step)
+            }
+        }
+    }
+
+    /// Moves by `delta` (kept within the feed) in `seconds`, one sample.
+    private mutating func advance(by delta: Double, over seconds: Double) {
+        time += seconds
+        y = min(max(0, y + delta), maxY)
+        samples.append(ScrollSample(time: rounded(time), y: rounded(y)))
+    }
+
+    /// An ease-out vertical scroll to `target` (a drag the finger follows), sampled at `rate`.
     private mutating func scroll(to target: Double, duration: Double) {
         let from = y
         let to = min(max(0, target), maxY)
