@@ -7,7 +7,7 @@ struct TraceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
         abstract: "Make scroll traces (JSON lines of {t, y, x?, tap?}) for `reel feed`.",
-        subcommands: [Generate.self]
+        subcommands: [Generate.self, TraceAccuracyCommand.self]
     )
 
     struct Generate: AsyncParsableCommand {
