@@ -52,6 +52,9 @@ public struct PlaybackSettings: ConfigSection {
     @Setting("A resting demuxer reads again once buffered media falls below this, in milliseconds (the low watermark; at most maxBufferMs).", .range(0...600_000))
     public var minBufferMs = 1500
 
+    @Setting("Media a mounted player that has not played yet demuxes ahead, in milliseconds (the high watermark until its first play); 0 uses maxBufferMs.", .range(0...600_000))
+    public var preparedBufferMs = 1000
+
     @Setting("Packets a player queues ahead of its decoder at most, whatever their timestamps say.", .range(1...100_000))
     public var maxBufferPackets = 1024
 

@@ -43,6 +43,12 @@ public struct PrefetchSettings: ConfigSection {
     @Setting("Prefetch downloads allowed while a playing video starves (with pauseWhileStarving): 0 pauses them all, more throttles to that many.", .range(0...64))
     public var starvingMaxConcurrent = 0
 
+    @Setting("Prefetch beyond the cards about to play (the next card, where a fling lands) runs only while every playing video holds at least this much media, in milliseconds; 0 never holds it back.", .range(0...600_000))
+    public var minPlayingBufferMs = 2000
+
+    @Setting("Prefetch pauses while a play waits for its first frame, so the network is the play's.")
+    public var pauseWhileStarting = true
+
     @Setting("Times a prefetch that failed on the network is queued again (behind the rest of its category) before it is dropped.", .range(0...10))
     public var retries = 1
 

@@ -5,33 +5,41 @@ import ReelCore
 ///
 /// The demuxer reads until `maxBuffer` of media waits ahead of the renderer (the high watermark),
 /// rests until the buffer falls below `minBuffer` (the low watermark), and never queues more than
-/// `maxPackets` packets whatever their timestamps say. A player that ran out of media while
+/// `maxPackets` packets whatever their timestamps say. Until its first play a mounted player reads
+/// only `preparedBuffer` (when set): enough for its first frame and a start, without paying for a
+/// video the user may scroll past. A player that ran out of media while
 /// playing waits for `rebuffer` of it (or the end) before it goes on, so it does not flap.
 public struct BufferPolicy: Sendable, Hashable {
     public var maxBuffer: Duration
     public var minBuffer: Duration
     public var rebuffer: Duration
     public var maxPackets: Int
+    /// The high watermark before the first play; nil reads to `maxBuffer` from the start.
+    public var preparedBuffer: Duration?
 
     public init(maxBuffer: Duration = .seconds(3), minBuffer: Duration = .milliseconds(1500),
-                rebuffer: Duration = .seconds(1), maxPackets: Int = 1024) {
+                rebuffer: Duration = .seconds(1), maxPackets: Int = 1024, preparedBuffer: Duration? = nil) {
         self.maxBuffer = maxBuffer
         self.minBuffer = min(minBuffer, maxBuffer)
         self.rebuffer = min(rebuffer, maxBuffer)
         self.maxPackets = max(1, maxPackets)
+        self.preparedBuffer = preparedBuffer.map { min($0, maxBuffer) }
     }
 
     /// The policy the `playback.*` keys describe: `maxBufferMs`, `minBufferMs`,
-    /// `bufferWatermarkMs` (needed to go on after running dry) and `maxBufferPackets`.
+    /// `bufferWatermarkMs` (needed to go on after running dry), `maxBufferPackets` and
+    /// `preparedBufferMs` (0: none).
     public init(_ settings: PlaybackSettings) {
         self.init(maxBuffer: .milliseconds(settings.maxBufferMs), minBuffer: .milliseconds(settings.minBufferMs),
-                  rebuffer: .milliseconds(settings.bufferWatermarkMs), maxPackets: settings.maxBufferPackets)
+                  rebuffer: .milliseconds(settings.bufferWatermarkMs), maxPackets: settings.maxBufferPackets,
+                  preparedBuffer: settings.preparedBufferMs > 0 ? .milliseconds(settings.preparedBufferMs) : nil)
     }
 
     /// Whether the demuxer should read another packet with `buffered` media in `packets` packets
     /// queued; `wasReading` is what it did last (reading goes on to the high watermark, resting
-    /// goes on to the low one).
-    public func shouldRead(buffered: Duration, packets: Int, wasReading: Bool) -> Bool {
+    /// goes on to the low one); `prepared`: the player has not played yet.
+    public func shouldRead(buffered: Duration, packets: Int, wasReading: Bool, prepared: Bool = false) -> Bool {
+        if prepared, let preparedBuffer, buffered >= preparedBuffer { return false }
         if packets >= maxPackets || buffered >= maxBuffer { return false }
         return wasReading || buffered < minBuffer
     }

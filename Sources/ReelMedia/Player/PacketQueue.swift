@@ -30,10 +30,23 @@ final class PacketQueue: @unchecked Sendable {
     private var closed = false
     private var failure: ReelError?
     private var reading = true
+    /// The player has not played yet: the demuxer reads to the policy's prepared watermark.
+    private var prepared: Bool
     private let frameInterval: Duration
 
-    init(frameInterval: Duration) {
+    init(frameInterval: Duration, prepared: Bool = false) {
         self.frameInterval = frameInterval
+        self.prepared = prepared
+    }
+
+    /// The player plays: the demuxer may read to the full watermark from now on.
+    func endPrepared() {
+        condition.lock()
+        if prepared {
+            prepared = false
+            condition.broadcast()
+        }
+        condition.unlock()
     }
 
     var count: Int {
@@ -72,7 +85,7 @@ final class PacketQueue: @unchecked Sendable {
         while !closed {
             let buffered = lockedSpan + extra()
             let packets = entries.count - head
-            if policy.shouldRead(buffered: buffered, packets: packets, wasReading: reading) {
+            if policy.shouldRead(buffered: buffered, packets: packets, wasReading: reading, prepared: prepared) {
                 reading = true
                 condition.unlock()
                 return true

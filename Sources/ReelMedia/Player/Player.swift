@@ -181,7 +181,7 @@ public final class Player: Sendable {
         let opened = try await demuxer.open(input, timeline: TTFFTimeline(began: .now))
         let renderer = HeadlessRenderer(mode: options.mode, clock: frameClock, interval: opened.frameInterval)
         renderer.pause()
-        let queue = PacketQueue(frameInterval: opened.frameInterval)
+        let queue = PacketQueue(frameInterval: opened.frameInterval, prepared: !control.current.wantsPlay)
         let session = PlayerDecodeSession(
             queue: queue, renderer: renderer, control: control, ticket: ticket, policy: options.buffer,
             stream: opened.stream, hashes: options.frameHashes, onFrameHash: onFrameHash,
@@ -230,6 +230,7 @@ public final class Player: Sendable {
                 continue
             }
             setState(.playing)
+            queue.endPrepared()
             renderer.resume()
             let outcome = await decoder.run(for: ticket) { decoder in session.run(decoder) } ?? .revoked
             switch outcome {

@@ -25,6 +25,15 @@ public struct PrefetchPlan: Sendable {
     public static func make(for url: URL, segments: Int, factory: any DataSourceFactory,
                             constraints: PlaybackConstraints, limits: ManifestLimits = .default,
                             includeAudio: Bool = true, cancellation: Cancellation = Cancellation()) throws -> PrefetchPlan {
+        try make(for: url, amount: .segments(segments), factory: factory, constraints: constraints, limits: limits,
+                 includeAudio: includeAudio, cancellation: cancellation)
+    }
+
+    /// Plans `amount` of `url` (segments, or the segments covering some milliseconds of media;
+    /// a media file: the whole file), its manifests parsed within `limits`. Blocking.
+    public static func make(for url: URL, amount: PrefetchAmount, factory: any DataSourceFactory,
+                            constraints: PlaybackConstraints, limits: ManifestLimits = .default,
+                            includeAudio: Bool = true, cancellation: Cancellation = Cancellation()) throws -> PrefetchPlan {
         let log = RequestLog()
         var resolver = InputResolver(factory: factory, cancellation: cancellation, log: log, constraints: constraints)
         resolver.includeAudio = includeAudio
@@ -39,7 +48,8 @@ public struct PrefetchPlan: Sendable {
         case .playlist:
             var seen: Set<String> = []
             for playlist in [resolved.playlist, resolved.audioPlaylist].compactMap({ $0 }) {
-                for spec in Self.specs(playlist, segments: segments) where seen.insert(spec.cacheKey).inserted {
+                let count = amount.segmentCount(durations: playlist.segments.map(\.duration))
+                for spec in Self.specs(playlist, segments: count) where seen.insert(spec.cacheKey).inserted {
                     plan.items.append(spec)
                 }
             }

@@ -18,7 +18,7 @@ struct PrefetchJob: Sendable {
     }
 
     let url: URL
-    let segments: Int
+    let amount: PrefetchAmount
     let factory: CacheDataSourceFactory
     let constraints: PlaybackConstraints
     let manifestLimits: ManifestLimits
@@ -29,14 +29,20 @@ struct PrefetchJob: Sendable {
     /// found the network gone): its `.offline` failures are final. Otherwise an `.offline`
     /// failure means this run found the host unreachable, worth another try.
     let sharesOfflineReachability: Bool
+    /// Hears the cache key of each manifest and item this run fetches (for the ledger's waste
+    /// by request).
+    var onFetch: @Sendable (String) -> Void = { _ in }
 
     func run() -> Result {
         var bytes: Int64 = 0
         do {
             if cancellation.isCancelled { return Result(end: .stopped) }
-            let plan = try PrefetchPlan.make(for: url, segments: segments, factory: factory, constraints: constraints,
+            let plan = try PrefetchPlan.make(for: url, amount: amount, factory: factory, constraints: constraints,
                                              limits: manifestLimits, includeAudio: includeAudio, cancellation: cancellation)
             bytes += plan.manifests.reduce(0) { $0 + $1.bytes - $1.cacheHitBytes }
+            for manifest in plan.manifests where manifest.bytes > manifest.cacheHitBytes {
+                if let url = URL(string: manifest.url) { onFetch(DataSpec(url: url, kind: manifest.kind).cacheKey) }
+            }
             var outcome = PrefetchOutcome(url: url, variant: plan.variant, manifests: plan.manifests.map(PrefetchOutcome.Item.init))
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
             for spec in plan.items {
@@ -59,6 +65,7 @@ struct PrefetchJob: Sendable {
                     // then resumed: the cache source does both.
                     break
                 }
+                onFetch(spec.cacheKey)
                 let source = factory.makeDataSource(cancellation: cancellation)
                 do {
                     _ = try source.open(spec)

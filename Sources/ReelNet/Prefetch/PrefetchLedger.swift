@@ -22,6 +22,8 @@ public struct PrefetchLedger: Sendable, Hashable, Codable {
     public var evictedUnreadBytes: Int64 = 0
     /// Bytes of prefetched entries still cached that playback has not read (yet).
     public var unreadBytes: Int64 = 0
+    /// Of `unreadBytes`, those each request tag fetched last (untagged requests are left out).
+    public var unreadBytesByTag: [String: Int64] = [:]
     /// `evictedUnreadBytes + unreadBytes`: what prefetch cost that playback did not use. At the
     /// end of a session every unread byte is waste; during one, some may still be played.
     public var wastedBytes: Int64 = 0

@@ -14,6 +14,8 @@ final class PrefetchLedgerRecorder: Sendable {
         /// Unread prefetched partial entries just replaced by a newer version of the key: the
         /// next `stored` of the key says whether playback (it read them) or prefetch took over.
         var replaced: [String: Int64] = [:]
+        /// The tag of the request that last fetched each key.
+        var tags: [String: String] = [:]
     }
 
     private let state = Locked(State())
@@ -50,16 +52,27 @@ final class PrefetchLedgerRecorder: Sendable {
         }
     }
 
+    /// A prefetch request tagged `tag` is fetching `key`.
+    func claim(_ key: String, tag: String?) {
+        guard let tag else { return }
+        state.withLock { $0.tags[key] = tag }
+    }
+
     /// The byte side of the ledger; `cache` tells how much of what was stored is still unread.
     func fill(_ ledger: inout PrefetchLedger, cache: Cache) {
-        let (fetched, used, evicted, unreadKeys) = state.withLock { state in
+        let (fetched, used, evicted, unreadKeys, tags) = state.withLock { state in
             (state.fetchedBytes, state.usedBytes, state.evictedUnreadBytes,
-             state.keys.compactMap { $0.value ? nil : $0.key })
+             state.keys.compactMap { $0.value ? nil : $0.key }, state.tags)
         }
         var unread: Int64 = 0
+        var byTag: [String: Int64] = [:]
         for key in unreadKeys {
-            if let entry = cache.peek(key), entry.origin == .prefetch, !entry.usedByPlayback { unread += entry.length }
+            if let entry = cache.peek(key), entry.origin == .prefetch, !entry.usedByPlayback {
+                unread += entry.length
+                if let tag = tags[key] { byTag[tag, default: 0] += entry.length }
+            }
         }
+        ledger.unreadBytesByTag = byTag
         ledger.fetchedBytes = fetched
         ledger.usedBytes = used
         ledger.evictedUnreadBytes = evicted

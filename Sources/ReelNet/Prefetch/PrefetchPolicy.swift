@@ -16,6 +16,9 @@ import ReelCore
 ///    A new rank or a lower category never stops a running job by itself.
 /// 4. Yielding: while playback starves and `limits.yieldsToPlayback`, the cap is
 ///    `limits.starvingCap` (0 pauses prefetch); the worst running jobs over it are suspended.
+///    The gate (`setGate`) holds prefetch back for what plays: `urgentOnly` lets only the highest
+///    category run (the cards about to play), `closed` nothing (a play waits for its first
+///    frame); running jobs it shuts out are suspended like a starving player's.
 /// 5. Reprioritise: a queued request moves (O(log n)); a running one keeps running, and its new
 ///    priority counts for rule 3.
 /// 6. Cancel: a queued request is dropped at once (O(1), its heap entry left to lazy deletion);
@@ -61,6 +64,8 @@ public struct PrefetchPolicy: Sendable {
         case preempted
         /// A player is starving: back to the queue.
         case starving
+        /// The gate shut the request's category out: back to the queue.
+        case yielding
     }
 
     /// How a job ended, as the executor saw it.
@@ -125,6 +130,8 @@ public struct PrefetchPolicy: Sendable {
     public private(set) var limits: Limits
     /// A player is starving (as last told).
     public private(set) var isStarving = false
+    /// What may run while something plays (as last told).
+    public private(set) var gate = PrefetchGate.open
     private var records: [PrefetchRequestID: Record] = [:]
     private var heap = Heap<Entry>()
     private var active: Set<PrefetchRequestID> = []
@@ -226,6 +233,15 @@ public struct PrefetchPolicy: Sendable {
         return actions
     }
 
+    /// What may run now: every category, the highest only, or nothing.
+    public mutating func setGate(_ gate: PrefetchGate) -> [Action] {
+        guard gate != self.gate else { return [] }
+        self.gate = gate
+        var actions: [Action] = []
+        schedule(&actions)
+        return actions
+    }
+
     // MARK: Queries
 
     /// Where `id` is, or nil when it is not (or no longer) known.
@@ -266,15 +282,22 @@ public struct PrefetchPolicy: Sendable {
             records[victim]?.state = .stopping(.starving)
             actions.append(.stop(victim, .starving))
         }
-        // Rule 2: fill the free slots, best first.
-        while active.count < cap, let entry = popBest() {
+        // The gate: running jobs of the categories it shuts out go back to the queue.
+        for id in active.sorted() {
+            guard let record = records[id], record.state == .running, !gate.admits(tier: record.priority.tier) else { continue }
+            records[id]?.state = .stopping(.yielding)
+            actions.append(.stop(id, .yielding))
+        }
+        // Rule 2: fill the free slots, best first (the queue is in tier order: once the best is
+        // shut out by the gate, so is everything behind it).
+        while active.count < cap, let best = peekBest(), gate.admits(tier: best.tier), let entry = popBest() {
             records[entry.id]?.state = .running
             active.insert(entry.id)
             actions.append(.start(entry.id))
         }
         // Rule 3: a strictly higher category waits behind a full cap.
-        guard cap > 0, active.count >= cap, !anyStopping, let best = peekBest(), let victim = worstRunning(),
-              let held = records[victim], best.tier < held.priority.tier else { return }
+        guard cap > 0, active.count >= cap, !anyStopping, let best = peekBest(), gate.admits(tier: best.tier),
+              let victim = worstRunning(), let held = records[victim], best.tier < held.priority.tier else { return }
         records[victim]?.state = .stopping(.preempted)
         actions.append(.stop(victim, .preempted))
     }

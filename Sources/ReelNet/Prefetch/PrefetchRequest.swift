@@ -11,15 +11,24 @@ public struct PrefetchRequest: Sendable, Hashable {
     public var rank: Int
     /// Segments to fetch; nil takes the category's default (`PrefetchCategory.segments`).
     public var segments: Int?
+    /// Milliseconds of media to fetch (the segments covering them) instead of `segments`.
+    public var mediaMs: Int?
     /// Handed back in every event about this request.
     public var tag: String?
 
     public init(videoURL: URL, category: PrefetchCategory = .imminent, rank: Int = 0, segments: Int? = nil,
-                tag: String? = nil) {
+                mediaMs: Int? = nil, tag: String? = nil) {
         self.videoURL = videoURL
         self.category = category
         self.rank = rank
         self.segments = segments
+        self.mediaMs = mediaMs
         self.tag = tag
+    }
+
+    /// What the request fetches after the manifests, `defaultSegments` when it says nothing.
+    func amount(defaultSegments: Int) -> PrefetchAmount {
+        if let mediaMs { return .media(ms: mediaMs) }
+        return .segments(segments ?? defaultSegments)
     }
 }

@@ -32,7 +32,7 @@ public actor Prefetcher {
 
     private struct Tracked {
         var request: PrefetchRequest
-        let segments: Int
+        let amount: PrefetchAmount
         var runs = 0
     }
 
@@ -103,7 +103,7 @@ public actor Prefetcher {
             emit(id, request, .failed(refusal, bytes: 0, retrying: false))
             return id
         }
-        tracked[id] = Tracked(request: request, segments: request.segments ?? request.category.segments(config))
+        tracked[id] = Tracked(request: request, amount: request.amount(defaultSegments: request.category.segments(config)))
         byVideo[request.videoURL, default: []].insert(id)
         counters.queued += 1
         emit(id, request, .queued)
@@ -150,6 +150,13 @@ public actor Prefetcher {
     /// transfers (0: none; the running ones are suspended, their bytes kept).
     public func setPlaybackStarving(_ starving: Bool) {
         perform(policy.setStarving(starving))
+    }
+
+    /// What may run while something plays (`PlaybackYield` decides it): with `urgentOnly` only the
+    /// highest category, with `closed` nothing; the running jobs it shuts out are suspended, their
+    /// bytes kept.
+    public func setGate(_ gate: PrefetchGate) {
+        perform(policy.setGate(gate))
     }
 
     /// Reports `player`'s buffered media (nil: it stopped playing); prefetch yields while any
@@ -223,10 +230,11 @@ public actor Prefetcher {
         counters.started += 1
         let cancellation = Cancellation()
         let offline = factory.reachability.isOffline
-        let job = PrefetchJob(url: entry.request.videoURL, segments: entry.segments, factory: jobFactory(offline: offline),
+        let job = PrefetchJob(url: entry.request.videoURL, amount: entry.amount, factory: jobFactory(offline: offline),
                               constraints: constraints, manifestLimits: manifestLimits, includeAudio: includeAudio,
                               cancellation: cancellation,
-                              sharesOfflineReachability: offline)
+                              sharesOfflineReachability: offline,
+                              onFetch: { [recorder, tag = entry.request.tag] key in recorder.claim(key, tag: tag) })
         emit(id, entry.request, .started(run: entry.runs))
         let task = Task { [weak self] in
             // The job's reads block: on a pool thread, never the cooperative pool. A job is
@@ -303,6 +311,9 @@ public actor Prefetcher {
         }
         if let segments = request.segments, segments < 0 {
             return ReelError(.invalidInput, "prefetch of '\(url)' refused: segments must be 0 or more (got \(segments))")
+        }
+        if let mediaMs = request.mediaMs, mediaMs < 0 {
+            return ReelError(.invalidInput, "prefetch of '\(url)' refused: media milliseconds must be 0 or more (got \(mediaMs))")
         }
         if !order.contains(request.category) {
             return ReelError(.invalidInput, "prefetch of '\(url)' refused: category '\(request.category)' is not in prefetch.categories")

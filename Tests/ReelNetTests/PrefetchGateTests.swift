@@ -1,0 +1,83 @@
+import ReelCore
+import ReelNet
+import Testing
+
+/// Yielding to what plays: the gate the `PlaybackYield` policy chooses from play events and
+/// buffer reports, and what `PrefetchPolicy` does with it; and the amounts in milliseconds.
+@Suite("Prefetch gate and amounts")
+struct PrefetchGateTests {
+    typealias ID = PrefetchRequestID
+
+    static func started(_ actions: [PrefetchPolicy.Action]) -> [ID] {
+        actions.compactMap { if case .start(let id) = $0 { id } else { nil } }
+    }
+
+    static func stopped(_ actions: [PrefetchPolicy.Action]) -> [ID: PrefetchPolicy.StopReason] {
+        var out: [ID: PrefetchPolicy.StopReason] = [:]
+        for action in actions { if case .stop(let id, let reason) = action { out[id] = reason } }
+        return out
+    }
+
+    @Test("a play waiting for its first frame closes the gate; a low buffer lets only the urgent tier through")
+    func yieldFollowsPlays() {
+        var yield = PlaybackYield(minPlayingBufferMs: 2000)
+        #expect(yield.gate == .open)
+        #expect(yield.playStarted(1) == .closed)
+        #expect(yield.buffered(1, ms: 500) == nil, "still waiting for the first frame")
+        #expect(yield.firstFrame(1) == .urgentOnly, "playing with 0.5 s buffered")
+        #expect(yield.buffered(1, ms: 2500) == .open)
+        // A second play with a held frame does not wait; its buffer is unknown (0) at first.
+        #expect(yield.playStarted(2, waitsForFirstFrame: false) == .urgentOnly)
+        #expect(yield.buffered(2, ms: 3000) == .open)
+        #expect(yield.buffered(2, ms: 100) == .urgentOnly)
+        #expect(yield.playStopped(2) == .open)
+        #expect(yield.playStopped(1) == nil)
+        #expect(yield.buffered(7, ms: 0) == nil, "a player that does not play is not counted")
+    }
+
+    @Test("with the yield off the gate stays open")
+    func yieldOff() {
+        var yield = PlaybackYield(minPlayingBufferMs: 0, pausesWhileStarting: false)
+        #expect(yield.playStarted(1) == nil)
+        #expect(yield.buffered(1, ms: 0) == nil)
+        #expect(yield.gate == .open)
+    }
+
+    @Test("the gate suspends what it shuts out and lets it run again when it opens")
+    func gateSuspendsAndResumes() {
+        var policy = PrefetchPolicy(limits: .init(cap: 2))
+        let a = ID(1), b = ID(2), c = ID(3)
+        #expect(Self.started(policy.enqueue(a, priority: .init(tier: 0, rank: 0))) == [a])
+        #expect(Self.started(policy.enqueue(b, priority: .init(tier: 1, rank: 0))) == [b])
+        _ = policy.enqueue(c, priority: .init(tier: 2, rank: 0))
+        // Only the urgent tier: the running tier-1 job is stopped, nothing else starts.
+        let urgent = policy.setGate(.urgentOnly)
+        #expect(Self.stopped(urgent) == [b: .yielding])
+        #expect(Self.started(urgent).isEmpty)
+        #expect(policy.jobEnded(b, .stopped).contains(.report(b, .suspended(.yielding))))
+        #expect(policy.state(of: b) == .queued && policy.state(of: c) == .queued)
+        // Closed: the urgent one stops too.
+        #expect(Self.stopped(policy.setGate(.closed)) == [a: .yielding])
+        _ = policy.jobEnded(a, .stopped)
+        #expect(policy.activeCount == 0)
+        // A new urgent request waits while closed, then everything runs again in order.
+        let d = ID(4)
+        #expect(Self.started(policy.enqueue(d, priority: .init(tier: 0, rank: 1))).isEmpty)
+        #expect(Self.started(policy.setGate(.urgentOnly)) == [a, d])
+        #expect(Self.started(policy.jobEnded(a, .completed)).isEmpty, "tier 1 waits for the gate")
+        #expect(Self.started(policy.setGate(.open)) == [b])
+    }
+
+    @Test("milliseconds of media become the segments covering them")
+    func amounts() {
+        let durations = [2.0, 2.0, 2.0]
+        #expect(PrefetchAmount.media(ms: 1).segmentCount(durations: durations) == 1)
+        #expect(PrefetchAmount.media(ms: 2000).segmentCount(durations: durations) == 1)
+        #expect(PrefetchAmount.media(ms: 2001).segmentCount(durations: durations) == 2)
+        #expect(PrefetchAmount.media(ms: 60_000).segmentCount(durations: durations) == 3)
+        #expect(PrefetchAmount.media(ms: 0).segmentCount(durations: durations) == 0)
+        #expect(PrefetchAmount.segments(2).segmentCount(durations: durations) == 2)
+        #expect(PrefetchAmount.segments(-1).segmentCount(durations: []) == 0)
+        #expect(PrefetchAmount.media(ms: 500).segmentCount(durations: [0.1, 0.1, 0.4, 1]) == 3)
+    }
+}
