@@ -22,6 +22,7 @@ extension SessionEvent: Codable {
         case .firstFrame(let fields): try fields.encode(to: encoder)
         case .stall(let fields): try fields.encode(to: encoder)
         case .error(let fields): try fields.encode(to: encoder)
+        case .preload(let fields): try fields.encode(to: encoder)
         }
     }
 
@@ -44,6 +45,7 @@ extension SessionEvent: Codable {
         case "firstFrame": kind = .firstFrame(try FirstFrame(from: decoder))
         case "stall": kind = .stall(try Stall(from: decoder))
         case "error": kind = .error(try Failure(from: decoder))
+        case "preload": kind = .preload(try Preload(from: decoder))
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown event type \"\(type)\""))
         }

@@ -27,6 +27,8 @@ public struct SessionEvent: Sendable, Equatable {
         case firstFrame(FirstFrame)
         case stall(Stall)
         case error(Failure)
+        /// A card reached a preload stage (its manifests or first media on disk, a first frame held).
+        case preload(Preload)
     }
 
     public var time: Double
@@ -93,6 +95,14 @@ public struct SessionEvent: Sendable, Equatable {
         public var widgetType: WidgetType
         /// The user asked (a tap), rather than autoplay.
         public var userIntent: Bool
+        /// The preload stage the card had reached when the play was asked for (absent in events
+        /// written before stages existed).
+        public var stage: PreloadStage?
+    }
+
+    public struct Preload: Sendable, Equatable, Codable {
+        public var card: CardID
+        public var stage: PreloadStage
     }
 
     /// A play stopped: `reason` is how the file names it (paused, ended, preview or revoked),
@@ -151,9 +161,11 @@ extension SessionEvent.Kind {
     }
     public static func mount(card: CardID) -> Self { .mount(.init(card: card)) }
     public static func unmount(card: CardID) -> Self { .unmount(.init(card: card)) }
-    public static func playStart(card: CardID, widget: WidgetID, widgetType: WidgetType, userIntent: Bool) -> Self {
-        .playStart(.init(card: card, widget: widget, widgetType: widgetType, userIntent: userIntent))
+    public static func playStart(card: CardID, widget: WidgetID, widgetType: WidgetType, userIntent: Bool,
+                                 stage: PreloadStage? = nil) -> Self {
+        .playStart(.init(card: card, widget: widget, widgetType: widgetType, userIntent: userIntent, stage: stage))
     }
+    public static func preload(card: CardID, stage: PreloadStage) -> Self { .preload(.init(card: card, stage: stage)) }
     public static func playStop(card: CardID, reason: PlayStopReason) -> Self { .playStop(.init(card: card, detail: reason)) }
     public static func firstFrame(card: CardID, ttffMs: Double, phases: TTFFBreakdown = TTFFBreakdown()) -> Self {
         .firstFrame(.init(card: card, ttffMs: ttffMs, phases: phases))
@@ -177,6 +189,7 @@ extension SessionEvent.Kind {
         case .firstFrame: "firstFrame"
         case .stall: "stall"
         case .error: "error"
+        case .preload: "preload"
         }
     }
 }
@@ -194,6 +207,7 @@ extension SessionEvent {
         case .prefetchQueued(let event): event.card
         case .fetch(let event): event.card
         case .error(let event): event.card
+        case .preload(let event): event.card
         case .prefetchStarted, .prefetchDone, .prefetchCancelled: nil
         }
     }

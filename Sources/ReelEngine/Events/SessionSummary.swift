@@ -17,11 +17,70 @@ public struct SessionSummary: Sendable, Equatable, Codable {
         public init() {}
     }
 
-    /// The prefetcher's ledger: bytes it fetched, playback used, and ones evicted unread.
+    /// Prefetched bytes nobody read, by why: the user went past the card (`scrolledPast`), the
+    /// prediction or the range moved away from it (`cancelled`), the cache evicted them
+    /// (`evicted`), or the card was still wanted when the session ended (`sessionEnded`).
+    public struct Waste: Sendable, Equatable, Codable {
+        public var scrolledPast: Int64 = 0
+        public var cancelled: Int64 = 0
+        public var evicted: Int64 = 0
+        public var sessionEnded: Int64 = 0
+        public init() {}
+    }
+
+    /// The prefetcher's ledger (bytes it fetched, playback used, and the rest, by why), and how
+    /// far the played cards had been prepared.
     public struct Prefetch: Sendable, Equatable, Codable {
         public var fetchedBytes: Int64 = 0
         public var usedBytes: Int64 = 0
         public var wastedBytes: Int64 = 0
+        public var waste = Waste()
+        /// Plays whose card had its first media on disk (or a first frame held) when asked to
+        /// play, over plays; nil without plays.
+        public var hitRatio: Double?
+        /// Plays by the stage their card had reached when asked to play.
+        public var stageAtPlay = StageCounts()
+        public init() {}
+    }
+
+    /// Plays by `PreloadStage`.
+    public struct StageCounts: Sendable, Equatable, Codable {
+        public var none = 0
+        public var manifest = 0
+        public var media = 0
+        public var firstFrame = 0
+        public init() {}
+
+        public subscript(stage: PreloadStage) -> Int {
+            get {
+                switch stage {
+                case .none: none
+                case .manifest: manifest
+                case .media: media
+                case .firstFrame: firstFrame
+                }
+            }
+            set {
+                switch stage {
+                case .none: none = newValue
+                case .manifest: manifest = newValue
+                case .media: media = newValue
+                case .firstFrame: firstFrame = newValue
+                }
+            }
+        }
+
+        public var total: Int { none + manifest + media + firstFrame }
+    }
+
+    /// One kind of play's time to first frame.
+    public struct Starts: Sendable, Equatable, Codable {
+        /// Plays asked for.
+        public var plays = 0
+        /// From playStart to the first frame, over the plays that reached one.
+        public var ttffMs = Percentiles()
+        /// Of those, the share within 50 ms; nil when none reached a first frame.
+        public var startedWithin50msRatio: Double?
         public init() {}
     }
 
@@ -38,6 +97,13 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     /// Plays whose first frame came within 50 ms of playStart, over plays that reached one; nil
     /// when none did.
     public var startedWithin50msRatio: Double?
+    /// The session's first play's time to first frame (nothing could be ready for it); nil when
+    /// it reached none.
+    public var coldStartTTFFMs: Double?
+    /// Every play but the session's first: what prefetch and preload are judged by.
+    public var warm = Starts()
+    /// Plays stopped before their first frame (the user moved on first).
+    public var abandonedBeforeFirstFrame = 0
     public var stalls = Stalls()
     /// Video frames decoded by every player.
     public var frames = 0

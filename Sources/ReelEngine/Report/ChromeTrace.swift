@@ -44,6 +44,8 @@ public enum ChromeTrace {
                 builder.phases(builder.track(feedProcess, "\(frame.card) ttff"), frame.phases, endingAt: t,
                                notBefore: ttffEnds[frame.card] ?? 0)
                 ttffEnds[frame.card] = t
+            case .preload(let preload):
+                builder.instant(builder.track(feedProcess, "\(preload.card) play"), "preload \(preload.stage)", at: t)
             case .stall(let stall):
                 let track = builder.track(feedProcess, "\(stall.card) play")
                 builder.instant(track, "stall", at: t, args: ["ms": .double(stall.ms)])

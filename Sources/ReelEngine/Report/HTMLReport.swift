@@ -104,6 +104,7 @@ public struct HTMLReport: Sendable {
         html += "<span class=\"item\"><span class=\"sw dot ff-fast\"></span> first frame within 50 ms</span>"
         html += "<span class=\"item\"><span class=\"sw dot ff-slow\"></span> first frame later</span>"
         html += "<span class=\"item\"><span class=\"sw stall\"></span> stall</span>"
+        html += "<span class=\"item\"><span class=\"sw line stage\"></span> preload stage reached (taller: manifest, media, first frame)</span>"
         html += "<span class=\"item\"><span style=\"color:\(ReportStyle.problemColor);font-weight:700\">×</span> error</span>"
         return html + "</div>\n"
     }

@@ -48,6 +48,8 @@ enum ReportStyle {
     static let firstFrameFastColor = "#ffffff"
     static let firstFrameSlowColor = "#facc15"
     static let problemColor = "#dc2626"
+    /// Preload stage ticks.
+    static let stageColor = "#7c3aed"
 
     /// The page's stylesheet.
     static var css: String {
@@ -91,6 +93,7 @@ enum ReportStyle {
             ".ff-fast{fill:\(firstFrameFastColor);stroke:\(playColor);stroke-width:1;background:\(firstFrameFastColor)}",
             ".ff-slow{fill:\(firstFrameSlowColor);stroke:\(playColor);stroke-width:1;background:\(firstFrameSlowColor)}",
             ".stall{fill:\(problemColor);fill-opacity:.85;background:\(problemColor)}",
+            ".stage{fill:\(stageColor);background:\(stageColor)}",
             ".err{stroke:\(problemColor);stroke-width:2;fill:none}",
         ]
         for state in VisibilityState.allCases {

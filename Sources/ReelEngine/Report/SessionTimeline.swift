@@ -31,6 +31,8 @@ struct SessionTimeline: Sendable {
         var firstFrames: [Mark] = []
         var stalls: [Mark] = []
         var errors: [Mark] = []
+        /// The preload stages the card reached (`text` is the stage).
+        var stages: [Mark] = []
     }
 
     /// Cards in feed order.
@@ -79,6 +81,8 @@ struct SessionTimeline: Sendable {
                 }
             case .mount(let event), .unmount(let event):
                 track(event.card.rawValue) { _ in }
+            case .preload(let event):
+                track(event.card.rawValue) { $0.stages.append(Mark(time: t, value: Double(event.stage.rawValue), text: event.stage.description)) }
             case .fetch, .prefetchQueued, .prefetchStarted, .prefetchDone, .prefetchCancelled:
                 continue
             }

@@ -1,7 +1,8 @@
 import ReelCore
 
 /// The timeline of one run as inline SVG: a row per card in feed order, time across, the row
-/// coloured by the card's visibility state, play spans, first frames, stalls and errors on top.
+/// coloured by the card's visibility state, preload stages as ticks along its top, play spans,
+/// first frames, stalls and errors on top.
 /// Spans are snapped to half pixels and merged, so the size grows with what a person can see,
 /// never with the number of events.
 enum TimelineChart {
@@ -51,6 +52,12 @@ enum TimelineChart {
                 let title = "\(card.id) · \(span.state.rawValue) · \(ReportText.seconds(span.start))–\(ReportText.seconds(span.end))"
                 svg.rect(x: span.x0, y: y, width: span.x1 - span.x0, height: inner, class: ReportStyle.stateClass(span.state),
                          title: span.x1 - span.x0 >= 3 ? title : nil)
+            }
+            // Each stage reached: a tick from the row's top, taller for a higher stage.
+            for stage in card.stages {
+                let tick = max(1, inner * (0.2 + 0.2 * stage.value))
+                svg.rect(x: axis.x(stage.time) - 0.75, y: y, width: 1.5, height: tick, class: "stage",
+                         title: "\(card.id) reached \(stage.text) at \(ReportText.seconds(stage.time))")
             }
             let playHeight = max(2, (rowHeight * 0.36).rounded())
             for play in card.plays {

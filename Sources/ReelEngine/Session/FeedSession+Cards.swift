@@ -13,7 +13,7 @@ extension FeedSession {
         cards[id]?.state = transition.to
         guard let card = cards[id] else { return }
         if transition.to != .idle && !card.thumbnailRequested { requestThumbnail(id) }
-        if transition.to == .prefetch, !isLowEnd { await requestPrefetch(id) }
+        if transition.to == .prefetch, !isLowEnd, !preloads { await requestPrefetch(id) }
         // A low-end device mounts no player for what is on screen, and nothing autoplays there:
         // the cards on screen are what a tap plays, so they are prefetched instead of those ahead.
         if isLowEnd, transition.to.mayPlay, !card.prefetchRequested { await requestPrefetch(id) }
@@ -29,8 +29,9 @@ extension FeedSession {
         }
         // Out of the prefetch and keep ranges (on a low-end device, off the screen): what prefetch
         // still does for the card is waste; its bytes stay as a partial entry.
+        // With preload, the policy says what is dropped (a card a fling lands on is idle here).
         let gone = transition.to == .idle || (isLowEnd && transition.from.mayPlay && !transition.to.mayPlay)
-        if gone, cards[id]?.prefetchRequested == true {
+        if gone, !preloads, cards[id]?.prefetchRequested == true {
             cards[id]?.prefetchRequested = false
             await prefetch.cancel(card: id)
         }
@@ -57,6 +58,7 @@ extension FeedSession {
     /// range later moves them up to `imminent` or `nearby`). Not on a low-end device, where only
     /// the cards on screen are prefetched.
     func pageLoaded(_ widgets: [Int]) async {
+        if preloads { return await updatePreload() }
         guard prefetch.isEnabled, !isLowEnd else { return }
         let layout = controller.layout, height = layout.viewport.height
         let bottom = controller.visibility.offset + height, reach = setup.config.prefetch.pageScreens * height
@@ -105,6 +107,9 @@ extension FeedSession {
         guard let instance = cards[id]?.player, let player = players[instance]?.player else { return }
         cards[id]?.player = nil
         cards[id]?.playing = false
+        preloadMounted.remove(id)
+        let gate = yield.playStopped(instance)
+        if let gate { tasks.append(Task { await self.yielded(gate) }) }
         emit(.unmount(card: CardID(id)))
         let sink = self.sink
         tasks.append(Task {
@@ -177,6 +182,8 @@ extension FeedSession {
             }
         case .failed(let url, let card, let message):
             emit(.error(card: card.map { CardID($0) }, message: "prefetch of '\(url)' failed: \(message)"))
+        case .reached(let card, let stage):
+            reach(card, stage)
         }
     }
 }

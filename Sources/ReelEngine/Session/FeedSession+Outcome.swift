@@ -27,6 +27,7 @@ extension FeedSession {
         summary.prefetch.fetchedBytes = prefetchLedger.fetchedBytes
         summary.prefetch.usedBytes = prefetchLedger.usedBytes
         summary.prefetch.wastedBytes = prefetchLedger.wastedBytes
+        summary.prefetch.waste = waste(prefetchLedger)
         let pool = await self.pool.statistics
         summary.decoders.created = pool.created
         summary.decoders.reused = pool.reused

@@ -2,6 +2,7 @@ import OrderedCollections
 import Foundation
 import ReelCore
 import ReelMedia
+import ReelNet
 
 /// The play arbiter's actions performed on the players, and the players' reports fed back to it.
 extension FeedSession {
@@ -34,7 +35,12 @@ extension FeedSession {
         player.play(previewLimit: grant.previewSeconds.map { .milliseconds(Int64(($0 * 1000).rounded())) })
         players[instance]?.played = true
         cards[id]?.playing = true
-        emit(.playStart(card: CardID(id), widget: WidgetID(grant.card.widgetID), widgetType: grant.card.widgetType, userIntent: grant.userIntent))
+        preloadMounted.remove(id)
+        emit(.playStart(card: CardID(id), widget: WidgetID(grant.card.widgetID), widgetType: grant.card.widgetType,
+                        userIntent: grant.userIntent, stage: reached[id] ?? PreloadStage.none))
+        // A player holding its first frame shows it at once: nothing to make room for.
+        let prerolled = players[instance]?.prerolled == true && players[instance]?.framed != true
+        await yielded(yield.playStarted(instance, waitsForFirstFrame: !prerolled && players[instance]?.framed != true))
         await handle(controller.setPlaying(grant.card.ref, granted: true, at: controllerTime))
     }
 
@@ -43,7 +49,10 @@ extension FeedSession {
     private func stop(_ revocation: PlayRevocation) async {
         let id = revocation.card.id
         guard let card = cards[id], card.playing else { return }
-        if let instance = card.player { players[instance]?.player.pause() }
+        if let instance = card.player {
+            players[instance]?.player.pause()
+            await yielded(yield.playStopped(instance))
+        }
         cards[id]?.playing = false
         emit(.playStop(card: CardID(id), reason: revocation.reason))
         await handle(controller.setPlaying(revocation.card.ref, granted: false, at: controllerTime))
@@ -83,6 +92,10 @@ extension FeedSession {
         switch event {
         case .firstFrame(let ttff):
             emit(.firstFrame(card: CardID(id), ttffMs: ttff.totalMs, phases: ttff))
+            players[instance]?.framed = true
+            // It read the start of its video: on disk for its next play.
+            reach(id, .media)
+            await yielded(yield.firstFrame(instance))
         case .stalled:
             // Prefetch yields at once; the next buffer report says when the player recovered.
             if current {
@@ -94,14 +107,19 @@ extension FeedSession {
         case .previewElapsed:
             if current { await tellArbiter(.previewElapsed, id) }
         case .ended:
+            await yielded(yield.playStopped(instance))
             if current { await tellArbiter(.ended, id) }
         case .failed(let error):
             // A player the session already unmounted is being stopped: its reads are cancelled,
             // and a read failing meanwhile is not something the user sees.
+            await yielded(yield.playStopped(instance))
             guard current else { break }
             emit(.error(card: CardID(id), message: error.description))
             await tellArbiter(.ended, id)
-        case .prepared, .prerolled, .paused, .bufferFull, .preempted, .stopped:
+        case .prerolled:
+            players[instance]?.prerolled = true
+            if current { reach(id, .firstFrame) }
+        case .prepared, .paused, .bufferFull, .preempted, .stopped:
             break
         }
     }
@@ -120,6 +138,7 @@ extension FeedSession {
         }
         for (instance, buffered) in playing.sorted(by: { $0.key < $1.key }) {
             await prefetch.reportBuffer(player: instance, bufferedMs: buffered)
+            await yielded(yield.buffered(instance, ms: buffered))
         }
         buffersReported = Set(playing.keys)
     }

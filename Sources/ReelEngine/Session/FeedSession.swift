@@ -51,6 +51,24 @@ public actor FeedSession {
     var closing = false
     var prefetchLedger = SessionPrefetch.Ledger()
 
+    // Preload (FeedSession+Preload).
+    let preloadEnabled: Bool
+    var preload: PreloadPolicy
+    var predictor: ScrollPredictor
+    let carouselPrediction: ScrollPredictor.Parameters
+    var carouselPredictors: [Int: ScrollPredictor] = [:]
+    /// Carousels' horizontal offsets by widget position, as the trace last set them.
+    var carouselOffsets: [Int: Double] = [:]
+    /// The offsets that put each widget at the top: where a predicted landing snaps.
+    var stops: [Double] = []
+    /// The stage each card reached, by card id.
+    var reached: [String: PreloadStage] = [:]
+    /// Why the preload policy last dropped a card (cleared when it wants the card again).
+    var dropped: [String: PreloadPolicy.DropReason] = [:]
+    /// Cards mounted because a fling lands on them, before visibility mounted them.
+    var preloadMounted: Set<String> = []
+    var yield: PlaybackYield
+
     public init(setup: SessionSetup) {
         self.setup = setup
         let config = setup.config
@@ -61,6 +79,12 @@ public actor FeedSession {
         arbiter = PlayArbiter(config: config)
         pool = DecoderPool(config: config)
         playerOptions = PlayerOptions(config: config)
+        preloadEnabled = config.preload.enabled
+        preload = PreloadPolicy(parameters: PreloadPolicy.Parameters(config.preload))
+        let prediction = ScrollPredictor.Parameters(config.preload.prediction)
+        predictor = ScrollPredictor(parameters: prediction)
+        carouselPrediction = prediction
+        yield = PlaybackYield(config)
         let (inbox, sink) = AsyncStream.makeStream(of: SessionInput.self)
         self.inbox = inbox
         self.sink = sink
@@ -131,8 +155,11 @@ public actor FeedSession {
             sample.time = max(sample.time, controllerTime)
             controllerTime = sample.time
             await handle(controller.scroll(sample))
+            predict(sample)
+            await updatePreload()
         case .wake:
             await advance(to: elapsed)
+            await updatePreload()
         case .monitor:
             sampleMemory()
             if !closing { await reportBuffers() }

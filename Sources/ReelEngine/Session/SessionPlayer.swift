@@ -6,5 +6,9 @@ struct SessionPlayer: Sendable {
     let card: String
     let player: Player
     var played = false
+    /// It holds its first frame decoded, ready to show.
+    var prerolled = false
+    /// It has shown a frame.
+    var framed = false
     var report: PlayerReport?
 }
