@@ -61,9 +61,7 @@ struct StressCommand: AsyncParsableCommand {
 
     private func execute() async throws {
         let settings = try config.resolve()
-        guard let networkProfile = NetworkProfile.named(profile), !networkProfile.isOffline else {
-            throw ReelError(.invalidInput, "unknown network profile '\(profile)' (use unlimited, wifi, 4g or 3g)")
-        }
+        let networkProfile = try NetworkProfile.parse(profile, allowOffline: false)
         let root = URL(fileURLWithPath: samples, isDirectory: true).standardizedFileURL
         let catalogPath = root.appendingPathComponent("video-feed.json").path
         guard FileManager.default.fileExists(atPath: catalogPath) else {
