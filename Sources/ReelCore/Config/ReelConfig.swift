@@ -11,6 +11,7 @@ public struct ReelConfig: ConfigSection {
     public var decoder = DecoderSettings()
     public var playback = PlaybackSettings()
     public var prefetch = PrefetchSettings()
+    public var abr = ABRSettings()
     public var feed = FeedSettings()
     public var pagination = PaginationSettings()
     public var widgets = WidgetSettings()

@@ -28,6 +28,8 @@ final class Transfer {
     var windowStart: ContinuousClock.Instant
     var windowBytes: Int64 = 0
     var paused = false
+    /// Counted as under way by the engine's `ThroughputSampler` (a metered attempt, not paused).
+    var metering = false
     var cancelled = false
     /// Attempts that ended in a stall (a low-speed timeout).
     var stalls = 0
@@ -43,6 +45,10 @@ final class Transfer {
         self.windowStart = now
         self.remaining = spec.length
     }
+
+    /// Whether its bytes measure the network for the bandwidth meter: media (segments, files),
+    /// not playlists, keys or images, whose few bytes mostly measure latency.
+    var isMetered: Bool { spec.kind == .segment || spec.kind == .media }
 
     /// The first byte of the resource this attempt asks for: resumes after what was delivered.
     var resumeOffset: Int64 { spec.offset + stream.deliveredBytes }

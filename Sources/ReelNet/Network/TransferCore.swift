@@ -26,6 +26,11 @@ final class TransferCore: @unchecked Sendable {
     }
 
     let options: NetworkOptions
+    /// Fed a sample whenever a metered transfer stops or pauses (`ThroughputSampler`).
+    let meter: BandwidthMeter
+    private var sampler = ThroughputSampler()
+    /// The sampler's clock origin.
+    private let began = ContinuousClock.now
     private let multi: UnsafeMutableRawPointer
     private let inbox = Locked(Inbox())
     private let stats = Locked(TransferEngine.Statistics())
@@ -34,9 +39,10 @@ final class TransferCore: @unchecked Sendable {
     private var idleHandles: [UnsafeMutableRawPointer] = []
     private let finished = DispatchSemaphore(value: 0)
 
-    init(options: NetworkOptions) {
+    init(options: NetworkOptions, meter: BandwidthMeter) {
         CurlGlobal.initialize()
         self.options = options
+        self.meter = meter
         guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         self.multi = multi
         _ = reel_shim_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
@@ -163,6 +169,7 @@ final class TransferCore: @unchecked Sendable {
         transfer.responseSeen = false
         transfer.windowStart = .now
         transfer.windowBytes = 0
+        beginMetering(transfer)
         stats.withLock { $0.attempts += 1 }
         transfer.stream.updateMetrics { $0.attempts = transfer.attempts }
         let reused = idleHandles.popLast()
@@ -222,6 +229,7 @@ final class TransferCore: @unchecked Sendable {
         transfer.paused = false
         transfer.windowStart = .now
         transfer.windowBytes = 0
+        beginMetering(transfer)
         _ = curl_easy_pause(easy, reel_shim_curlpause_cont)
     }
 
@@ -255,6 +263,7 @@ final class TransferCore: @unchecked Sendable {
         let retryable = (code.isTransient || (code == .httpReturnedError && status >= 500))
             && transfer.stalls <= options.stallRetries
         if retryable && transfer.attempts <= options.maxRetries && !transfer.cancelled {
+            endMetering(transfer)
             detachHandle(transfer)
             let backoff = options.retryBackoffMs << (transfer.attempts - 1)
             transfer.retryAt = .now + .milliseconds(backoff)
@@ -351,11 +360,28 @@ final class TransferCore: @unchecked Sendable {
         }
         // Returning less than offered makes libcurl end the attempt with a write error.
         if transfer.refusal != nil { return 0 }
+        let before = transfer.stream.deliveredBytes
         guard let taken = transfer.deliver(bytes) else {
             transfer.paused = true
+            endMetering(transfer)
             return reel_shim_curl_writefunc_pause
         }
+        if transfer.metering { sampler.received(Int(transfer.stream.deliveredBytes - before)) }
         return taken
+    }
+
+    /// A metered transfer's attempt is under way (started or resumed): its time counts.
+    private func beginMetering(_ transfer: Transfer) {
+        guard transfer.isMetered, !transfer.metering else { return }
+        transfer.metering = true
+        sampler.began(at: .now - began)
+    }
+
+    /// A metered transfer stopped or paused: the sample it closes goes to the meter.
+    private func endMetering(_ transfer: Transfer) {
+        guard transfer.metering else { return }
+        transfer.metering = false
+        if let sample = sampler.ended(at: .now - began) { meter.add(bytes: sample.bytes, elapsed: sample.elapsed) }
     }
 
     private func recordTimings(_ transfer: Transfer, easy: UnsafeMutableRawPointer) {
@@ -417,6 +443,7 @@ final class TransferCore: @unchecked Sendable {
     }
 
     private func finish(_ transfer: Transfer, error: ReelError?) {
+        endMetering(transfer)
         detachHandle(transfer)
         transfers[ObjectIdentifier(transfer.stream)] = nil
         let bytes = transfer.stream.deliveredBytes
