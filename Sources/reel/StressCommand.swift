@@ -73,7 +73,7 @@ struct StressCommand: AsyncParsableCommand {
         if let pool { options.poolSize = pool }
         options.duration = .milliseconds(Int64(seconds * 1000))
         options.seed = seed
-        let engine = TransferEngine(options: NetworkOptions(settings.network))
+        let engine = TransferEngine(options: NetworkOptions(settings.network), meter: BandwidthMeter(config: settings))
         let factory = URLDataSourceFactory(engine: engine, allowLocalFiles: false)
         let report = try await withServer(CDNServerConfiguration(root: root, profile: networkProfile)) { server in
             await stress(options, inputs: catalog.entries.map { server.url(for: $0.url) }, server: server, factory: factory)

@@ -101,7 +101,7 @@ extension FeedSession {
             guard current else { break }
             emit(.error(card: CardID(id), message: error.description))
             await tellArbiter(.ended, id)
-        case .prepared, .prerolled, .paused, .bufferFull, .preempted, .stopped:
+        case .prepared, .prerolled, .paused, .bufferFull, .preempted, .variantSwitched, .stopped:
             break
         }
     }

@@ -33,6 +33,7 @@ struct MediaOpener {
                                  budget: failureBudget)
         bridge.kinds = resolved.kinds
         bridge.virtualResources = resolved.virtualResources
+        bridge.adaptive = resolved.adaptive
         let (top, demuxer) = try topLevel(resolved, bridge: bridge)
         let input: MediaInput
         do {

@@ -61,14 +61,26 @@ public actor Playback {
         let codecOpened = ContinuousClock.now
 
         // Decode.
-        let renderer = HeadlessRenderer(mode: request.mode, clock: clock, interval: media.frameInterval)
+        // Frames carry no pixels to the renderer, so holding `readAhead` of them costs nothing.
+        let capacity = max(8, Int((request.readAhead / media.frameInterval).rounded(.up)))
+        let renderer = HeadlessRenderer(mode: request.mode, clock: clock, capacity: capacity, interval: media.frameInterval)
+        let firstFrame = Locked<ContinuousClock.Instant?>(nil)
+        let fast = request.mode == .fast
+        // The adaptive rule's playhead: the media shown, or in fast mode the time since the first
+        // frame (as if it played in real time), so it switches as a real-time play would.
+        media.resolved.adaptive?.attach(
+            probe: {
+                let position = fast ? firstFrame.withLock { $0.map { ContinuousClock.now - $0 } } : renderer.shownMedia
+                return ABRPlayhead(position: position ?? .zero, stalls: renderer.stats.stalls)
+            },
+            onSwitch: { _ in })
         var core = DecodeCore(
             timeBase: media.video.timeBase, maxFrames: request.maxFrames, hashes: request.frameHashes,
             thumbnailPath: request.thumbnailPath, onFrameHash: onFrameHash)
         var reader = PacketReader(media)
         do {
             try decodeLoop(reader: &reader, video: video, videoIndex: media.video.index, audio: audio,
-                           audioIndex: audioIndex, renderer: renderer, core: &core)
+                           audioIndex: audioIndex, renderer: renderer, core: &core, firstFrame: firstFrame)
         } catch {
             renderer.stop()
             throw error
@@ -114,12 +126,13 @@ public actor Playback {
                 decodeErrors: core.decodeErrors, mediaSeconds: core.mediaSeconds),
             audio: audio.map { .init(codec: $0.format.codec, frames: core.audioFrames) },
             errors: media.bridge.errors.map(\.description) + (media.bridge.gaveUp.map { [$0.description] } ?? []) + core.notes.items,
-            wallMs: wallMs)
+            wallMs: wallMs, abr: media.resolved.adaptive?.report, bandwidth: factory.bandwidthMeter?.snapshot)
     }
 
     /// Reads packets and decodes them on this thread until the end, `maxFrames`, or cancellation.
     private func decodeLoop(reader: inout PacketReader, video: Decoder, videoIndex: Int, audio: Decoder?,
-                            audioIndex: Int?, renderer: HeadlessRenderer, core: inout DecodeCore) throws {
+                            audioIndex: Int?, renderer: HeadlessRenderer, core: inout DecodeCore,
+                            firstFrame: Locked<ContinuousClock.Instant?>) throws {
         let packet = Packet()
         reading: while true {
             // A play whose fetches kept failing ends where it got to, with the errors in its report.
@@ -139,6 +152,7 @@ public actor Playback {
             defer { packet.unref() }
             if packet.streamIndex == videoIndex {
                 guard try core.decodeVideo(packet, with: video, renderer: renderer) else { return }
+                if let first = core.firstFrameAt { firstFrame.withLock { $0 = $0 ?? first } }
             } else if packet.streamIndex == audioIndex, let audio {
                 core.decodeAudio(packet, with: audio)
             }

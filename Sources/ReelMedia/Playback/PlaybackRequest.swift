@@ -21,6 +21,9 @@ public struct PlaybackRequest: Sendable {
     public var constraints = PlaybackConstraints()
     /// How long the play goes on while its fetches fail (`network.*`).
     public var failureBudget = FailureBudget(NetworkOptions())
+    /// Media decoded ahead of the display in real time (`playback.maxBufferMs`): the buffer that
+    /// rides out a slow segment, and what the adaptive rule sees ahead of the playhead.
+    public var readAhead: Duration = .seconds(3)
 
     public init(input: URL) { self.input = input }
 }

@@ -36,6 +36,7 @@ public final class Player: Sendable {
         var renderer: HeadlessRenderer?
         var queue: PacketQueue?
         var session: PlayerDecodeSession?
+        var adaptive: ABRController?
         var timeline: TTFFTimeline?
         var ttff: TTFFBreakdown?
         var firstFrameShown = false
@@ -192,7 +193,14 @@ public final class Player: Sendable {
             $0.queue = queue
             $0.session = session
             $0.timeline = opened.timeline
+            $0.adaptive = opened.adaptive
         }
+        // The adaptive rule sees where playback stands: the media shown and the times it ran dry.
+        opened.adaptive?.attach(
+            probe: { [weak self] in
+                ABRPlayhead(position: renderer.shownMedia ?? .zero, stalls: self?.shared.withLock { $0.rebuffers } ?? 0)
+            },
+            onSwitch: { [weak self] change in self?.emit(.variantSwitched(change)) })
         if control.isStopped { return }
 
         ticket.setPriority(control.current.wantsPlay ? .playing : .mounted)
@@ -285,7 +293,8 @@ public final class Player: Sendable {
                 dropped: render.dropped, preemptions: shared.preemptions, ended: shared.ended,
                 previewElapsed: shared.previewElapsed, decodeErrors: shared.session?.decodeErrors ?? 0,
                 corruptPackets: corruptPackets, error: shared.failure?.description,
-                notes: notes + (shared.session?.notes ?? []), requests: network.requests, bytes: network.bytes)
+                notes: notes + (shared.session?.notes ?? []), requests: network.requests, bytes: network.bytes,
+                playedSeconds: shared.renderer?.shownMedia?.seconds ?? 0, abr: shared.adaptive?.report)
         }
         emit(.stopped)
         continuation.finish()

@@ -23,7 +23,7 @@ public struct PlayerOptions: Sendable {
     /// variant, `playback.*` for buffering.
     public init(config: ReelConfig) {
         demux = DemuxOptions(config.decoder)
-        constraints = PlaybackConstraints(config.device)
+        constraints = PlaybackConstraints(config)
         buffer = BufferPolicy(config.playback)
         preroll = config.playback.prerollFirstFrame
         failureBudget = FailureBudget(NetworkOptions(config.network))

@@ -29,6 +29,9 @@ public struct ResolvedInput {
     public var audioPlaylist: MediaPlaylist?
     /// Set when the input was resolved from the cache alone (offline playback).
     public var offline: OfflineSelection?
+    /// The variant choice of a master or MPD, segment by segment: it records which variant each
+    /// segment came from and, when the play can switch, chooses it (`ABRController`).
+    public var adaptive: ABRController?
 
     public init(url: URL, content: Content, variant: URL? = nil) {
         self.url = url
