@@ -21,6 +21,7 @@ extension SessionEvent: Codable {
         case .playStop(let fields): try fields.encode(to: encoder)
         case .firstFrame(let fields): try fields.encode(to: encoder)
         case .stall(let fields): try fields.encode(to: encoder)
+        case .variantSwitch(let fields): try fields.encode(to: encoder)
         case .error(let fields): try fields.encode(to: encoder)
         }
     }
@@ -43,6 +44,7 @@ extension SessionEvent: Codable {
         case "playStop": kind = .playStop(try PlayStop(from: decoder))
         case "firstFrame": kind = .firstFrame(try FirstFrame(from: decoder))
         case "stall": kind = .stall(try Stall(from: decoder))
+        case "variantSwitch": kind = .variantSwitch(try VariantSwitch(from: decoder))
         case "error": kind = .error(try Failure(from: decoder))
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown event type \"\(type)\""))

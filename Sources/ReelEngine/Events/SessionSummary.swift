@@ -31,6 +31,40 @@ public struct SessionSummary: Sendable, Equatable, Codable {
         public init() {}
     }
 
+    /// The bandwidth meter at the session's end.
+    public struct Bandwidth: Sendable, Equatable, Codable {
+        public var estimateKbps = 0
+        /// Transfer samples it took.
+        public var samples = 0
+        public init() {}
+    }
+
+    /// What adaptive bitrate did over the plays of videos with a variant choice (masters and
+    /// MPDs; `SessionSummary+ABR`): the media time played from each variant, its mean bitrate,
+    /// and the switches.
+    public struct ABR: Sendable, Equatable, Codable {
+        /// Media time played from one variant (named by its media playlist URL).
+        public struct VariantShare: Sendable, Equatable, Codable {
+            public var variant: String
+            public var kbps: Int
+            public var seconds: Double
+            /// Of all media played from variants.
+            public var share: Double
+        }
+
+        /// Plays of videos with a variant choice.
+        public var plays = 0
+        /// Media seconds those plays showed.
+        public var playedSeconds = 0.0
+        /// The variants' peak bitrates weighted by the media time played from each; nil when
+        /// nothing was played.
+        public var meanPlayedKbps: Double?
+        public var switchesUp = 0
+        public var switchesDown = 0
+        public var variants: [VariantShare] = []
+        public init() {}
+    }
+
     /// Plays started (playStart events).
     public var plays = 0
     /// From playStart to the first frame.
@@ -51,6 +85,10 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     public var peakRSSMB = 0.0
     /// Errors met (error events).
     public var errors = 0
+    /// The bandwidth meter at the end; nil in summaries written before it was measured.
+    public var bandwidth: Bandwidth?
+    /// Adaptive bitrate over the plays; nil in summaries written before it was measured.
+    public var abr: ABR?
 
     public init() {}
 

@@ -2,6 +2,7 @@ import OrderedCollections
 import Foundation
 import ReelCore
 import ReelMedia
+import ReelNet
 
 /// The play arbiter's actions performed on the players, and the players' reports fed back to it.
 extension FeedSession {
@@ -101,7 +102,9 @@ extension FeedSession {
             guard current else { break }
             emit(.error(card: CardID(id), message: error.description))
             await tellArbiter(.ended, id)
-        case .prepared, .prerolled, .paused, .bufferFull, .preempted, .variantSwitched, .stopped:
+        case .variantSwitched(let change):
+            emit(.variantSwitch(card: CardID(id), segment: change.segment, from: change.from, to: change.to, reason: change.reason))
+        case .prepared, .prerolled, .paused, .bufferFull, .preempted, .stopped:
             break
         }
     }
