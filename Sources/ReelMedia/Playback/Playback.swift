@@ -44,9 +44,11 @@ public actor Playback {
     private func play() throws -> PlaybackReport {
         let log = RequestLog()
         var timeline = TTFFTimeline()
-        let opener = MediaOpener(
+        var opener = MediaOpener(
             factory: factory, cancellation: cancellation, log: log, constraints: request.constraints,
             demux: request.demux, includeAudio: request.decodeAudio, failureBudget: request.failureBudget)
+        // A separate audio rendition opens after the first video frame, not before it.
+        opener.deferAudio = true
         let media = try opener.open(request.input, timeline: &timeline)
 
         // Codec open.
@@ -78,13 +80,18 @@ public actor Playback {
             timeBase: media.video.timeBase, maxFrames: request.maxFrames, hashes: request.frameHashes,
             thumbnailPath: request.thumbnailPath, onFrameHash: onFrameHash)
         var reader = PacketReader(media)
+        var lateAudio: LateAudio?
         do {
             try decodeLoop(reader: &reader, video: video, videoIndex: media.video.index, audio: audio,
-                           audioIndex: audioIndex, renderer: renderer, core: &core, firstFrame: firstFrame)
+                           audioIndex: audioIndex, renderer: renderer, core: &core, firstFrame: firstFrame,
+                           deferred: media.deferredAudio, lateAudio: &lateAudio)
         } catch {
             renderer.stop()
+            lateAudio?.close()
             throw error
         }
+        lateAudio?.close()
+        if let late = lateAudio { audio = late.decoder }
         timeline.firstFrame = core.firstFrameAt
         let render = renderer.finish()
         // Transfers still open (a segment cut short by --frames) are logged as they close.
@@ -132,7 +139,10 @@ public actor Playback {
     /// Reads packets and decodes them on this thread until the end, `maxFrames`, or cancellation.
     private func decodeLoop(reader: inout PacketReader, video: Decoder, videoIndex: Int, audio: Decoder?,
                             audioIndex: Int?, renderer: HeadlessRenderer, core: inout DecodeCore,
-                            firstFrame: Locked<ContinuousClock.Instant?>) throws {
+                            firstFrame: Locked<ContinuousClock.Instant?>, deferred: DeferredAudio?,
+                            lateAudio: inout LateAudio?) throws {
+        var audioPending = deferred
+        let timeBase = reader.input.streams.first { $0.index == videoIndex }?.timeBase
         let packet = Packet()
         reading: while true {
             // A play whose fetches kept failing ends where it got to, with the errors in its report.
@@ -153,11 +163,21 @@ public actor Playback {
             if packet.streamIndex == videoIndex {
                 guard try core.decodeVideo(packet, with: video, renderer: renderer) else { return }
                 if let first = core.firstFrameAt { firstFrame.withLock { $0 = $0 ?? first } }
+                if core.firstFrameAt != nil, let pending = audioPending {
+                    audioPending = nil
+                    do {
+                        lateAudio = try LateAudio(pending)
+                    } catch let error as ReelError {
+                        core.notes.add("the audio rendition could not be opened: \(error.description)")
+                    }
+                }
+                try lateAudio?.catchUp(to: timeBase.flatMap { packet.seconds(in: $0) }, core: &core)
             } else if packet.streamIndex == audioIndex, let audio {
                 core.decodeAudio(packet, with: audio)
             }
         }
         _ = try core.decodeVideo(nil, with: video, renderer: renderer)
         if let audio { core.decodeAudio(nil, with: audio) }
+        try lateAudio?.finish(core: &core)
     }
 }

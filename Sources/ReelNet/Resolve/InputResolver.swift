@@ -129,6 +129,8 @@ public struct InputResolver {
             let audioURL = Self.virtualURL(url, "audio-\(audio.id)")
             resolved.virtualResources[videoURL] = Array(videoText.utf8)
             resolved.virtualResources[audioURL] = Array(writer.render(audio).utf8)
+            resolved.videoPlaylistURL = videoURL
+            resolved.audioPlaylistURL = audioURL
             let master = "#EXTM3U\n#EXT-X-VERSION:7\n"
                 + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"\(audio.id)\",DEFAULT=YES,AUTOSELECT=YES,URI=\"\(audioURL)\"\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=\(rendition.bandwidth ?? 1),AUDIO=\"audio\"\n\(videoURL)\n"
