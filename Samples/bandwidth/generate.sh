@@ -12,9 +12,9 @@ cd "$(dirname "$0")"
 } > 4g-steady.txt
 
 {
-    echo "# 4g that drops to 3g (1.5 Mbit/s, 200 ms) for 10 s, from 10 s to 20 s, then recovers; loops every 40 s."
+    echo "# 4g that drops to a poor 3g (1 Mbit/s, 200 ms) for 10 s, from 10 s to 20 s, then recovers; loops every 40 s."
     echo "0 8000 50"
-    echo "10 1500 200"
+    echo "10 1000 200"
     echo "20 8000 50"
     echo "40 8000 50"
 } > 4g-drop-3g.txt

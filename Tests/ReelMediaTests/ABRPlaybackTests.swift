@@ -50,7 +50,11 @@ struct ABRPlaybackTests {
             let served = await server.waitForBill { bill in
                 bill.paths[secondSegment].map { $0.bodyBytes >= secondSize && $0.inFlightRequests == 0 } ?? false
             }
-            try #require(served != nil, "the second segment of 720p was never served")
+            try #require(served != nil, """
+                the second segment of 720p was never served; the bill: \(server.bill().paths.filter { $0.key.contains("/s03/") }
+                    .map { "\($0.key): \($0.value.requests) requests, \($0.value.bodyBytes) B, \($0.value.inFlightRequests) in flight" }
+                    .sorted()); the player: \(player.status)
+                """)
             server.setProfile(NetworkProfile(name: "600kbit", bandwidthKbps: 600))
             let lower = await server.waitForBill { bill in
                 bill.paths.keys.contains { $0.hasPrefix("/streams/s03/360p/seg_") || $0.hasPrefix("/streams/s03/540p/seg_") }

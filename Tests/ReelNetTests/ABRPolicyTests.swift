@@ -77,6 +77,18 @@ struct ABRPolicyTests {
         #expect(other.decide(Self.input(1, buffered: 0.5, estimate: 1_900_000, clock: clock)) == ABRDecision(variant: 1, reason: .downBuffer))
     }
 
+    @Test func aPlayerThatDoesNotPlayYetIsInNoHurry() {
+        let clock = ManualClock()
+        var policy = Self.policy(start: 2)
+        // Prepared, not playing (no buffer figure): a slow last segment does not move it down...
+        #expect(policy.decide(Self.input(1, buffered: nil, estimate: 8_000_000, last: 300_000, clock: clock)).reason == .hold)
+        // ... and a higher estimate may still move it up once it has held.
+        var low = Self.policy(start: 0)
+        _ = low.decide(Self.input(1, buffered: nil, estimate: 8_000_000, clock: clock))
+        clock.advance(by: .seconds(2))
+        #expect(low.decide(Self.input(2, buffered: nil, estimate: 8_000_000, clock: clock)).reason == .up)
+    }
+
     @Test func theLastSegmentsThroughputMovesDownBeforeTheMedianDoes() {
         let clock = ManualClock()
         var policy = Self.policy(start: 2)

@@ -32,6 +32,9 @@ public struct ABRSettings: ConfigSection {
         @Setting("Below this much media buffered ahead, in milliseconds, at a segment boundary, switch down to what the estimate sustains.", .range(0...600_000))
         public var lowBufferMs = 1000
 
+        @Setting("How long, in milliseconds, the last segment's own throughput counts for a switch down after it was measured.", .range(0...600_000))
+        public var throughputMaxAgeMs = 4000
+
         public init() {}
     }
 

@@ -198,7 +198,8 @@ public final class Player: Sendable {
         // The adaptive rule sees where playback stands: the media shown and the times it ran dry.
         opened.adaptive?.attach(
             probe: { [weak self] in
-                ABRPlayhead(position: renderer.shownMedia ?? .zero, stalls: self?.shared.withLock { $0.rebuffers } ?? 0)
+                let (stalls, playing) = self?.shared.withLock { ($0.rebuffers, $0.state == .playing) } ?? (0, false)
+                return ABRPlayhead(position: renderer.shownMedia ?? .zero, stalls: stalls, playing: playing)
             },
             onSwitch: { [weak self] change in self?.emit(.variantSwitched(change)) })
         if control.isStopped { return }

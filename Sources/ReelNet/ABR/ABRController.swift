@@ -38,7 +38,7 @@ public final class ABRController: Sendable {
         var playlists: [Int: MediaPlaylist]
         var decisions: [Int: Int] = [:]
         var report: ABRReport
-        var lastThroughput: Int?
+        var lastThroughput: (bitsPerSecond: Int, at: Duration)?
         var probe: (@Sendable () -> ABRPlayhead)?
         var onSwitch: (@Sendable (ABRReport.Switch) -> Void)?
     }
@@ -109,11 +109,14 @@ public final class ABRController: Sendable {
         let previous = index == 0 ? state.withLock { $0.policy.current } : state.withLock { $0.decisions[index - 1] ?? $0.policy.current }
         var decision = ABRDecision(variant: previous, reason: index == 0 ? .start : .hold)
         if index > 0 {
+            let now = ContinuousClock.now - began
+            let (last, maxAge) = state.withLock { ($0.lastThroughput, $0.policy.parameters.throughputMaxAge) }
+            let moving = playhead?.playing == true
             let input = ABRInput(
                 segment: index, segmentDuration: .seconds(durations[index]),
-                buffered: playhead?.position.map { .seconds(starts[index]) - $0 }, stalls: playhead?.stalls ?? 0,
+                buffered: moving ? playhead?.position.map { .seconds(starts[index]) - $0 } : nil, stalls: playhead?.stalls ?? 0,
                 estimate: factory.bandwidthMeter?.bitsPerSecond ?? startEstimate,
-                lastThroughput: state.withLock { $0.lastThroughput }, now: ContinuousClock.now - began)
+                lastThroughput: last.flatMap { now - $0.at <= maxAge ? $0.bitsPerSecond : nil }, now: now)
             decision = state.withLock { $0.policy.decide(input) }
             if decision.variant != previous, let problem = load(decision.variant) {
                 state.withLock { $0.policy.reject(decision.variant, back: previous, permanently: problem.permanent) }
@@ -153,7 +156,8 @@ public final class ABRController: Sendable {
     public func fetched(_ metrics: TransferMetrics) {
         guard metrics.cacheHitBytes == 0, metrics.bytes > 0, metrics.totalMs > 0 else { return }
         let throughput = Int(Double(metrics.bytes) * 8000 / metrics.totalMs)
-        state.withLock { $0.lastThroughput = throughput }
+        let now = ContinuousClock.now - began
+        state.withLock { $0.lastThroughput = (throughput, now) }
     }
 
     private func segment(_ index: Int, variant: Int) -> ABRReport.Segment {

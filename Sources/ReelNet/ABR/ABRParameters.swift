@@ -12,21 +12,25 @@ public struct ABRParameters: Sendable, Hashable {
     public var upHold: Duration
     /// Below this much media ahead at a segment boundary, switch down to what the estimate sustains.
     public var lowBuffer: Duration
+    /// The last segment's own throughput counts for this long after it was measured.
+    public var throughputMaxAge: Duration
 
     public init(safetyFactor: Double = 0.75, switching: Bool = true, minBufferForUp: Duration = .milliseconds(1500),
-                upHold: Duration = .seconds(2), lowBuffer: Duration = .seconds(1)) {
+                upHold: Duration = .seconds(2), lowBuffer: Duration = .seconds(1), throughputMaxAge: Duration = .seconds(4)) {
         self.safetyFactor = min(1, max(0.01, safetyFactor))
         self.switching = switching
         self.minBufferForUp = minBufferForUp
         self.upHold = upHold
         self.lowBuffer = lowBuffer
+        self.throughputMaxAge = throughputMaxAge
     }
 
     /// The parameters the `abr.*` keys describe.
     public init(_ settings: ABRSettings) {
         self.init(safetyFactor: settings.safetyFactor, switching: settings.switching.enabled,
                   minBufferForUp: .milliseconds(settings.switching.minBufferForUpMs),
-                  upHold: .milliseconds(settings.switching.upHoldMs), lowBuffer: .milliseconds(settings.switching.lowBufferMs))
+                  upHold: .milliseconds(settings.switching.upHoldMs), lowBuffer: .milliseconds(settings.switching.lowBufferMs),
+                  throughputMaxAge: .milliseconds(settings.switching.throughputMaxAgeMs))
     }
 
     /// The bandwidth a variant's peak bitrate may use with `estimate` bits per second measured.

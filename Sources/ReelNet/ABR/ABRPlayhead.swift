@@ -5,9 +5,13 @@ public struct ABRPlayhead: Sendable, Hashable {
     public var position: Duration?
     /// Times the player ran dry so far.
     public var stalls: Int
+    /// Whether the playhead moves (a prepared player that does not play yet has all the time it
+    /// wants to fetch its next segments).
+    public var playing: Bool
 
-    public init(position: Duration?, stalls: Int) {
+    public init(position: Duration?, stalls: Int, playing: Bool = true) {
         self.position = position
         self.stalls = stalls
+        self.playing = playing
     }
 }

@@ -6,7 +6,7 @@
 ///   and the last segment's own throughput affords.
 /// - That lower figure affords less than the current variant: down to it, but only when the
 ///   buffer is short (under `lowBuffer`, or shorter than fetching the next segment at the current
-///   bitrate would take); a healthy buffer rides out a dip.
+///   bitrate would take); a healthy buffer, or a player that does not play yet, rides out a dip.
 /// - The estimate affords more: up to it once it has done so for `upHold` and `minBufferForUp`
 ///   of media is ahead (an up-switch costs a bigger segment while the buffer is what it is).
 /// - Otherwise the variant holds.
@@ -65,7 +65,8 @@ public struct ABRPolicy: Sendable {
         }
         if ladder[cautious].bandwidth < now {
             upSince = nil
-            guard let buffered = input.buffered else { return move(to: cautious, reason: .downThroughput) }
+            // A playhead that does not move is in no hurry: the fetch can take what it takes.
+            guard let buffered = input.buffered else { return ABRDecision(variant: current, reason: .hold) }
             if buffered < parameters.lowBuffer { return move(to: cautious, reason: .downBuffer) }
             // Seconds to fetch the next segment at the current bitrate with what the network gives.
             let fetch = input.segmentDuration * (Double(now) / Double(max(1, min(input.estimate, input.lastThroughput ?? input.estimate))))

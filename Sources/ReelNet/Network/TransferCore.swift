@@ -404,6 +404,15 @@ final class TransferCore: @unchecked Sendable {
         }
     }
 
+    /// Whether the attempt's request has left: libcurl has a connection for it and is about to
+    /// send (its pre-transfer time is set). The corresponding C function is `curl_easy_getinfo`
+    /// with `CURLINFO_PRETRANSFER_TIME_T`.
+    private func requestSent(_ easy: UnsafeMutableRawPointer) -> Bool {
+        var micros: curl_off_t = 0
+        _ = reel_shim_curl_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &micros)
+        return micros > 0
+    }
+
     private func responseCode(_ easy: UnsafeMutableRawPointer) -> Int {
         var code = 0
         _ = reel_shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code)
@@ -417,12 +426,19 @@ final class TransferCore: @unchecked Sendable {
     }
 
     /// The low-speed watchdog: an attempt that receives less than the limit over the window
-    /// (including a server that never answers) is abandoned and retried.
+    /// (including a server that never answers) is abandoned and retried. The window starts once
+    /// the request is on its way: an attempt waiting for one of the host's connections
+    /// (`maxConnectionsPerHost`) or still connecting (bounded by `connectTimeoutMs`) is not slow.
     private func checkStalls(now: ContinuousClock.Instant) {
         let window = Duration.milliseconds(options.lowSpeedTimeMs)
         let minimum = Int64(options.lowSpeedLimitBytesPerSecond) * Int64(options.lowSpeedTimeMs) / 1000
         for transfer in Array(transfers.values) where transfer.easy != nil && !transfer.paused {
             guard now - transfer.windowStart >= window else { continue }
+            if let easy = transfer.easy, !requestSent(easy) {
+                transfer.windowStart = now
+                transfer.windowBytes = 0
+                continue
+            }
             if transfer.windowBytes < max(1, minimum) {
                 if let easy = transfer.easy { _ = curl_multi_remove_handle(multi, easy) }
                 completeAttempt(transfer, code: .operationTimedOut)
