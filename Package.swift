@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"], swiftSettings: strictSwift),
         .testTarget(name: "ReelNetTests", dependencies: ["ReelNet", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "ReelServerTests", dependencies: ["ReelServer", "ReelCore"], swiftSettings: strictSwift),
+        .testTarget(name: "ReelServerTests", dependencies: ["ReelServer", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "ReelEngineTests",
             dependencies: ["ReelEngine", "ReelHarness", "ReelServer", "ReelTestSupport", .product(name: "Collections", package: "swift-collections")],

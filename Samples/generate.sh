@@ -4,7 +4,11 @@
 # reference frame hashes, thumbnails, merch images, samples.json and video-feed.json.
 #
 # Needs FFmpeg 5.1's command-line tools with libx264, libfreetype (drawtext) and a DejaVu font.
-# Usage: Samples/generate.sh   (from anywhere; writes next to this script)
+# Usage: Samples/generate.sh [NAME...]   (from anywhere; writes next to this script)
+# With names (s15 s16), only those samples' streams, references and thumbnails are made again;
+# samples.json and video-feed.json are rewritten from every sample's committed references. Two
+# builds of FFmpeg do not encode byte for byte alike, so remaking one sample leaves the others'
+# files (and the tests' references) as they are.
 #
 # The media is synthetic (lavfi sources with a label and a running clock burnt in) so it is small,
 # free of rights and varied enough to exercise the decoder. References are made by the ffmpeg CLI:
@@ -22,7 +26,15 @@ font=/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
 
 ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
 
-rm -rf streams references images samples.json video-feed.json
+only=("$@")
+# wanted NAME: whether this run makes NAME's media (every sample when no name is given).
+wanted() { [ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $1 "* ]]; }
+
+if [ ${#only[@]} -eq 0 ]; then
+    rm -rf streams references images samples.json video-feed.json
+else
+    for name in "${only[@]}"; do rm -rf "streams/$name" references/"$name".framemd5 references/"$name"-*.framemd5 "images/thumbs/$name.jpg"; done
+fi
 mkdir -p streams references images/thumbs images/merch
 
 # A key frame every 2 s so every segment is 2 s and starts with an IDR frame.
@@ -70,15 +82,15 @@ reference() {
 frames_in() { grep -vc '^#' "$1"; }
 
 index_entries=()
-feed_entries=()
+declare -A feed_entries=()
 
 # record NAME ENTRY PACKAGING RATIO W H SECONDS AUDIO RENDITIONS_JSON
 # RATIO is height:width as in the catalog: "16:9" is portrait (540x960), "9:16" landscape.
 record() {
     index_entries+=("  {\"name\": \"$1\", \"entry\": \"$2\", \"packaging\": \"$3\", \"aspectRatio\": \"$4\", \"width\": $5, \"height\": $6, \"durationSeconds\": $7, \"hasAudio\": $8,
    \"renditions\": [$9]}")
-    feed_entries+=("{\"video_source\": {\"sourceType\": \"$( [ "$3" = dash ] && echo DASH || echo HLS )\", \"type\": \"FeedsVideoSource\", \"resolution\": 0, \"url\": \"$2\"},
-  \"thumbail\": {\"width\": 0, \"height\": 0, \"type\": \"ImageValue\", \"aspectRatio\": \"$4\", \"dynamicImageUrl\": \"images/thumbs/$1.jpg?w={@width}&h={@height}&q={@quality}\"}}")
+    feed_entries[$1]="{\"video_source\": {\"sourceType\": \"$( [ "$3" = dash ] && echo DASH || echo HLS )\", \"type\": \"FeedsVideoSource\", \"resolution\": 0, \"url\": \"$2\"},
+  \"thumbail\": {\"width\": 0, \"height\": 0, \"type\": \"ImageValue\", \"aspectRatio\": \"$4\", \"dynamicImageUrl\": \"images/thumbs/$1.jpg?w={@width}&h={@height}&q={@quality}\"}}"
 }
 
 # rendition_json ID PLAYLIST REPRESENTATION W H BANDWIDTH REFERENCE
@@ -97,6 +109,7 @@ thumbnail() {
 
 # hls_single NAME KIND W H FPS SECONDS AUDIO(yes|no) SEGMENT(ts|fmp4|single) RATIO KBPS [extra hls flags...]
 hls_single() {
+    wanted "$1" || return 0
     local name=$1 kind=$2 w=$3 h=$4 fps=$5 secs=$6 audio=$7 seg=$8 ratio=$9 kbps=${10}
     shift 10
     local dir=streams/$name
@@ -136,34 +149,40 @@ add_single s02 hls-fmp4 16:9 540 960 10 true 420
 hls_master() {
     local name=$1 kind=$2 fps=$3 secs=$4 seg=$5 ladder=$6
     local dir=streams/$name
-    mkdir -p "$dir"
-    local n=0 split="" outs="" filter maps=() rates=() streammap="" top_w=0 top_h=0 json=""
-    for step in $ladder; do
-        IFS=: read -r id size kbps <<<"$step"
-        split="$split[v$n]"
-        outs="$outs;[v$n]scale=${size/x/:}:flags=bicubic[o$n]"
-        maps+=(-map "[o$n]" -map 0:a)
-        rates+=(-b:v:$n "${kbps}k" -maxrate:v:$n "$((kbps * 5 / 4))k" -bufsize:v:$n "$((kbps * 2))k")
-        streammap="$streammap v:$n,a:$n,name:$id"
-        n=$((n + 1))
-    done
-    IFS=: read -r _ top _ <<<"${ladder##* }"
-    top_w=${top%x*}; top_h=${top#*x}
-    filter="$(source_of "$kind" "$top_w" "$top_h" "$fps" "$secs"),$(label "$name" "$top_w"),format=yuv420p,split=$n$split$outs"
-    local seg_args=(-hls_segment_filename "$dir/%v/seg_%03d.ts")
-    if [ "$seg" = fmp4 ]; then
-        seg_args=(-hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4 -hls_segment_filename "$dir/%v/seg_%03d.m4s")
+    if wanted "$name"; then
+        mkdir -p "$dir"
+        local n=0 split="" outs="" filter maps=() rates=() streammap="" top_w=0 top_h=0
+        for step in $ladder; do
+            IFS=: read -r id size kbps <<<"$step"
+            split="$split[v$n]"
+            outs="$outs;[v$n]scale=${size/x/:}:flags=bicubic[o$n]"
+            maps+=(-map "[o$n]" -map 0:a)
+            rates+=(-b:v:$n "${kbps}k" -maxrate:v:$n "$((kbps * 5 / 4))k" -bufsize:v:$n "$((kbps * 2))k")
+            streammap="$streammap v:$n,a:$n,name:$id"
+            n=$((n + 1))
+        done
+        IFS=: read -r _ top _ <<<"${ladder##* }"
+        top_w=${top%x*}; top_h=${top#*x}
+        filter="$(source_of "$kind" "$top_w" "$top_h" "$fps" "$secs"),$(label "$name" "$top_w"),format=yuv420p,split=$n$split$outs"
+        local seg_args=(-hls_segment_filename "$dir/%v/seg_%03d.ts")
+        if [ "$seg" = fmp4 ]; then
+            seg_args=(-hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4 -hls_segment_filename "$dir/%v/seg_%03d.m4s")
+        fi
+        ff -f lavfi -t "$secs" -i "$(tone 520)" \
+            -filter_complex "$filter" "${maps[@]}" "${x264[@]}" "${rates[@]}" "${aac[@]}" -t "$secs" \
+            -f hls -hls_time 2 -hls_playlist_type vod "${seg_args[@]}" -master_pl_name master.m3u8 \
+            -var_stream_map "${streammap# }" "$dir/%v/index.m3u8"
+        for step in $ladder; do
+            IFS=: read -r id _ _ <<<"$step"
+            reference "$dir/$id/index.m3u8" "references/$name-$id.framemd5"
+        done
+        thumbnail "$name" "$dir/$id/index.m3u8"
     fi
-    ff -f lavfi -t "$secs" -i "$(tone 520)" \
-        -filter_complex "$filter" "${maps[@]}" "${x264[@]}" "${rates[@]}" "${aac[@]}" -t "$secs" \
-        -f hls -hls_time 2 -hls_playlist_type vod "${seg_args[@]}" -master_pl_name master.m3u8 \
-        -var_stream_map "${streammap# }" "$dir/%v/index.m3u8"
+    local json=""
     for step in $ladder; do
         IFS=: read -r id size kbps <<<"$step"
-        reference "$dir/$id/index.m3u8" "references/$name-$id.framemd5"
         json="$json${json:+, }$(rendition_json "$id" "streams/$name/$id/index.m3u8" - "${size%x*}" "${size#*x}" "$((kbps * 1000))" "$name-$id.framemd5")"
     done
-    thumbnail "$name" "$dir/$id/index.m3u8"
     RENDITIONS=$json
 }
 
@@ -174,19 +193,23 @@ record s03 streams/s03/master.m3u8 hls-master 16:9 720 1280 12 true "$RENDITIONS
 echo "s04: DASH, two video representations and audio, portrait, 8 s"
 dash_sample() {
     local name=s04 dir=streams/s04 secs=8 fps=30
-    mkdir -p "$dir"
-    ff -f lavfi -t "$secs" -i "$(tone 660)" \
-        -filter_complex "$(source_of life 540 960 $fps $secs),$(label $name 540),format=yuv420p,split=2[a][b];[a]scale=360:640[v0];[b]copy[v1]" \
-        -map "[v0]" -map "[v1]" -map 0:a "${x264[@]}" -b:v:0 200k -maxrate:v:0 250k -bufsize:v:0 400k \
-        -b:v:1 420k -maxrate:v:1 525k -bufsize:v:1 840k "${aac[@]}" -t "$secs" \
-        -f dash -seg_duration 2 -use_template 1 -use_timeline 1 -adaptation_sets "id=0,streams=v id=1,streams=a" \
-        "$dir/manifest.mpd"
+    if wanted s04; then
+        mkdir -p "$dir"
+        ff -f lavfi -t "$secs" -i "$(tone 660)" \
+            -filter_complex "$(source_of life 540 960 $fps $secs),$(label $name 540),format=yuv420p,split=2[a][b];[a]scale=360:640[v0];[b]copy[v1]" \
+            -map "[v0]" -map "[v1]" -map 0:a "${x264[@]}" -b:v:0 200k -maxrate:v:0 250k -bufsize:v:0 400k \
+            -b:v:1 420k -maxrate:v:1 525k -bufsize:v:1 840k "${aac[@]}" -t "$secs" \
+            -f dash -seg_duration 2 -use_template 1 -use_timeline 1 -adaptation_sets "id=0,streams=v id=1,streams=a" \
+            "$dir/manifest.mpd"
+        for rep in 0 1; do
+            cat "$dir/init-stream$rep.m4s" "$dir"/chunk-stream$rep-*.m4s > "/tmp/reel-dash-$rep.mp4"
+            ff -i "/tmp/reel-dash-$rep.mp4" -map 0:v:0 -autoscale 0 -f framemd5 "references/$name-$rep.framemd5"
+            [ $rep = 0 ] || thumbnail "$name" "/tmp/reel-dash-$rep.mp4"
+            rm -f "/tmp/reel-dash-$rep.mp4"
+        done
+    fi
     local json="" rep size kbps
     for rep in 0 1; do
-        cat "$dir/init-stream$rep.m4s" "$dir"/chunk-stream$rep-*.m4s > "/tmp/reel-dash-$rep.mp4"
-        ff -i "/tmp/reel-dash-$rep.mp4" -map 0:v:0 -autoscale 0 -f framemd5 "references/$name-$rep.framemd5"
-        [ $rep = 0 ] || thumbnail "$name" "/tmp/reel-dash-$rep.mp4"
-        rm -f "/tmp/reel-dash-$rep.mp4"
         if [ $rep = 0 ]; then size=360x640; kbps=200; else size=540x960; kbps=420; fi
         json="$json${json:+, }$(rendition_json "$rep" "streams/$name/manifest.mpd" "$rep" "${size%x*}" "${size#*x}" "$((kbps * 1000))" "$name-$rep.framemd5")"
     done
@@ -195,9 +218,11 @@ dash_sample() {
 dash_sample
 
 echo "s05: AES-128 MPEG-TS, portrait, 9 s"
-mkdir -p streams/s05
-printf '\x52\x65\x65\x6c\x2d\x73\x61\x6d\x70\x6c\x65\x2d\x6b\x65\x79\x21' > streams/s05/key.bin
-printf 'key.bin\n%s\n000102030405060708090a0b0c0d0e0f\n' "$here/streams/s05/key.bin" > /tmp/reel-keyinfo
+if wanted s05; then
+    mkdir -p streams/s05
+    printf '\x52\x65\x65\x6c\x2d\x73\x61\x6d\x70\x6c\x65\x2d\x6b\x65\x79\x21' > streams/s05/key.bin
+    printf 'key.bin\n%s\n000102030405060708090a0b0c0d0e0f\n' "$here/streams/s05/key.bin" > /tmp/reel-keyinfo
+fi
 hls_single s05 cellauto 540 960 25 9 no ts 16:9 380 -hls_key_info_file /tmp/reel-keyinfo
 rm -f /tmp/reel-keyinfo
 add_single s05 hls-aes 16:9 540 960 9 false 380
@@ -220,6 +245,7 @@ record s09 streams/s09/master.m3u8 hls-master 16:9 540 960 12 true "$RENDITIONS"
 
 echo "s10: a discontinuity between two encodes, 540x960 then 720x1280, 12 s"
 discontinuity_sample() {
+    wanted s10 || return 0
     local dir=streams/s10
     mkdir -p "$dir/a" "$dir/b"
     ff -f lavfi -t 6 -i "$(video_graph s10a gradients 540 960 30 6)" "${x264[@]}" -b:v 420k -maxrate 525k -bufsize 840k \
@@ -260,15 +286,32 @@ echo "s14: MPEG-TS, square, 9 s, audio"
 hls_single s14 sierpinski 540 540 30 9 yes ts 1:1 350
 add_single s14 hls-ts 1:1 540 540 9 true 350
 
-echo "merch images"
-merch_sources=("gradients=size=600x750:seed=21:nb_colors=3" "mandelbrot=size=600x600:start_scale=1.5"
-                "smptehdbars=size=600x800" "gradients=size=600x600:seed=42:nb_colors=5"
-                "sierpinski=size=600x750:seed=9" "testsrc2=size=600x800")
-for i in 1 2 3 4 5 6; do
-    ff -f lavfi -i "${merch_sources[$((i - 1))]}" -frames:v 1 \
-        -vf "drawtext=fontfile=$font:text='Merch $i':x=(w-tw)/2:y=h*0.8:fontsize=56:fontcolor=white:box=1:boxcolor=black@0.5:boxborderw=12" \
-        -q:v 6 "images/merch/m$i.jpg"
-done
+# Adaptive bitrate ladders: three MPEG-TS renditions at rising bitrates with aligned 2 s
+# segments (one encode, key frames forced together), from busy sources so the encoder spends the
+# bitrate asked for. The top rendition needs more than a 3g link carries alongside the rest of a feed.
+echo "s15: master of three MPEG-TS renditions for adaptive bitrate, portrait, 8 s, audio"
+hls_master s15 mandelbrot 30 8 ts "360p:360x640:250 540p:540x960:550 720p:720x1280:1100"
+record s15 streams/s15/master.m3u8 hls-master 16:9 720 1280 8 true "$RENDITIONS"
+
+echo "s16: master of three MPEG-TS renditions for adaptive bitrate, portrait, 8 s, audio"
+hls_master s16 cellauto 30 8 ts "360p:360x640:250 540p:540x960:550 720p:720x1280:1100"
+record s16 streams/s16/master.m3u8 hls-master 16:9 720 1280 8 true "$RENDITIONS"
+
+if [ ${#only[@]} -eq 0 ]; then
+    echo "merch images"
+    merch_sources=("gradients=size=600x750:seed=21:nb_colors=3" "mandelbrot=size=600x600:start_scale=1.5"
+                    "smptehdbars=size=600x800" "gradients=size=600x600:seed=42:nb_colors=5"
+                    "sierpinski=size=600x750:seed=9" "testsrc2=size=600x800")
+    for i in 1 2 3 4 5 6; do
+        ff -f lavfi -i "${merch_sources[$((i - 1))]}" -frames:v 1 \
+            -vf "drawtext=fontfile=$font:text='Merch $i':x=(w-tw)/2:y=h*0.8:fontsize=56:fontcolor=white:box=1:boxcolor=black@0.5:boxborderw=12" \
+            -q:v 6 "images/merch/m$i.jpg"
+    done
+fi
+
+# The feed's order: the adaptive masters early (s15 the second short, s16 in the first carousel),
+# so the bundled scroll traces play them.
+feed_order=(s01 s15 s02 s03 s04 s16 s05 s06 s07 s08 s09 s10 s11 s12 s13 s14)
 
 echo "samples.json and video-feed.json"
 {
@@ -281,9 +324,9 @@ echo "samples.json and video-feed.json"
 } > samples.json
 {
     echo "["
-    for i in "${!feed_entries[@]}"; do
-        printf ' %s' "${feed_entries[$i]}"
-        [ "$i" -lt $(( ${#feed_entries[@]} - 1 )) ] && echo "," || echo
+    for i in "${!feed_order[@]}"; do
+        printf ' %s' "${feed_entries[${feed_order[$i]}]}"
+        [ "$i" -lt $(( ${#feed_order[@]} - 1 )) ] && echo "," || echo
     done
     echo "]"
 } > video-feed.json

@@ -43,10 +43,18 @@ public enum FeedOrigin: Sendable {
 
     /// A configuration layer under the user's when serving a folder: merch images from the folder
     /// (`images/merch/m{n}.jpg`, the bundled samples' images) instead of a public image service
-    /// this machine cannot reach. Nothing for a remote origin.
+    /// this machine cannot reach, and the network profile's name as the network a remembered
+    /// bandwidth estimate belongs to (`abr.network`). Nothing for a remote origin.
     public var defaultLayers: [ConfigSource] {
-        if case .remote = self { return [] }
-        return [.json("{\"widgets.merch.imageURLTemplate\": \"images/merch/m{n}.jpg\"}", name: "the served folder's defaults")]
+        let profile: NetworkProfile
+        switch self {
+        case .remote: return []
+        case .serve(_, let served, _): profile = served
+        case .simulator(let server): profile = server.profile
+        }
+        let network = JSONWriter.compact(.string(profile.name))
+        return [.json("{\"widgets.merch.imageURLTemplate\": \"images/merch/m{n}.jpg\", \"abr.network\": \(network)}",
+                      name: "the served folder's defaults")]
     }
 }
 

@@ -25,7 +25,9 @@ public enum FeedRun {
 
     private static func run(_ request: FeedRunRequest, config: ReelConfig, title: String, baseURL: URL,
                             server: CDNServer?) async throws -> FeedRunResult {
-        let engine = TransferEngine(options: NetworkOptions(config.network))
+        // Each run's cache is new, so its meter starts from `device.bandwidthEstimateKbps`: runs
+        // stay independent of one another (a sweep's cells in any order).
+        let engine = TransferEngine(options: NetworkOptions(config.network), meter: BandwidthMeter(config: config))
         let network = URLDataSourceFactory(engine: engine, allowLocalFiles: false)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-feed-\(UUID().uuidString)")
         var cache: Cache?

@@ -23,10 +23,14 @@ public protocol DataSourceFactory: Sendable {
     /// The disk cache behind the sources, when there is one (input resolution asks it what is
     /// cached to play offline); nil by default.
     var cacheContext: CacheContext? { get }
+    /// The meter the network under the sources feeds (variant choices read its estimate); nil by
+    /// default.
+    var bandwidthMeter: BandwidthMeter? { get }
 }
 
 extension DataSourceFactory {
     public var cacheContext: CacheContext? { nil }
+    public var bandwidthMeter: BandwidthMeter? { nil }
 }
 
 /// What one request cost and how long its steps took (milliseconds from the request's start).

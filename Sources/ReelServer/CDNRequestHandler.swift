@@ -21,7 +21,8 @@ final class CDNRequestHandler: ChannelInboundHandler {
     private var requestHead: HTTPRequestHead?
     private var exchange: Exchange?
     private var inputClosed = false
-    private var bucket = TokenBucket(capacity: 0)
+    /// The client's address: every connection from it shares one link (`ServerCore.pace`).
+    private var client = "?"
 
     init(core: ServerCore, connectionID: Int) {
         self.core = core
@@ -36,6 +37,7 @@ final class CDNRequestHandler: ChannelInboundHandler {
             return
         }
         countedInBill = true
+        client = context.channel.remoteAddress?.ipAddress ?? "?"
         core.ledger.connectionOpened()
         context.fireChannelActive()
     }
@@ -97,7 +99,7 @@ final class CDNRequestHandler: ChannelInboundHandler {
         let exchange = Exchange(head: head, path: path, ticket: core.faults.ticket(path: path.key))
         self.exchange = exchange
         core.ledger.requestStarted(path: path.key)
-        let latency = core.profile.latencyMilliseconds
+        let latency = core.latencyMilliseconds()
         guard latency > 0 else {
             lookUp(context: context, exchange: exchange)
             return
@@ -231,7 +233,7 @@ final class CDNRequestHandler: ChannelInboundHandler {
             context.close(promise: nil)
             return
         }
-        let count = min(remaining, Self.chunkSize(bytesPerSecond: core.profile.bytesPerSecond))
+        let count = min(remaining, Self.chunkSize(bytesPerSecond: core.bytesPerSecond()))
         let offset = exchange.bodyOffset + exchange.sent
         core.threadPool.runIfActive(eventLoop: context.eventLoop) {
             try file.read(offset: offset, count: count)
@@ -246,17 +248,15 @@ final class CDNRequestHandler: ChannelInboundHandler {
         }
     }
 
-    /// Waits until the token bucket allows `chunk`, then writes it.
+    /// Waits until the client's link has carried `chunk`, then writes it.
     private func pace(context: ChannelHandlerContext, exchange: Exchange, chunk: ByteBuffer) {
-        if let rate = core.profile.bytesPerSecond {
-            let wait = bucket.take(chunk.readableBytes, bytesPerSecond: rate, now: NIODeadline.now().uptimeNanoseconds)
-            if wait > 0 {
-                exchange.timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(wait))) {
-                    exchange.timer = nil
-                    self.write(context: context, exchange: exchange, chunk: chunk)
-                }
-                return
+        let wait = core.pace(chunk.readableBytes, client: client)
+        if wait > 0 {
+            exchange.timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(min(wait, UInt64(Int64.max))))) {
+                exchange.timer = nil
+                self.write(context: context, exchange: exchange, chunk: chunk)
             }
+            return
         }
         write(context: context, exchange: exchange, chunk: chunk)
     }

@@ -1,20 +1,32 @@
+import ReelCore
+
 /// How the network between the phone and the CDN behaves: a latency before every response head,
-/// a bandwidth limit per connection, or no network at all.
+/// a bandwidth limit on each client's link (every connection of one client address shares it, as
+/// on a phone's last mile), both fixed or following a `BandwidthTrace`; or no network at all.
 public struct NetworkProfile: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The profile's name as the CLI spells it (`wifi`, `4g`, `3g`, `offline`, `unlimited`, `custom`).
+    /// The profile's name as the CLI spells it (`wifi`, `4g`, `3g`, `offline`, `unlimited`,
+    /// `custom`, or `trace:<file name>`).
     public var name: String
-    /// Delay before each response head, in milliseconds.
+    /// Delay before each response head, in milliseconds (a trace's own latency wins).
     public var latencyMilliseconds: Int
-    /// Bandwidth of each connection in kilobits (1,000 bits) per second; nil means unlimited.
+    /// Bandwidth of each client's link in kilobits (1,000 bits) per second; nil means unlimited.
     public var bandwidthKbps: Int?
     /// When true, every connection is closed at once without an answer.
     public var isOffline: Bool
+    /// Bandwidth and latency over time, from when the profile took effect; nil for fixed ones.
+    public var trace: BandwidthTrace?
 
     public init(name: String = "custom", latencyMilliseconds: Int = 0, bandwidthKbps: Int? = nil, isOffline: Bool = false) {
         self.name = name
         self.latencyMilliseconds = max(0, latencyMilliseconds)
         self.bandwidthKbps = bandwidthKbps.map { max(1, $0) }
         self.isOffline = isOffline
+    }
+
+    /// A profile that plays `trace`: named `trace:<trace name>`.
+    public init(trace: BandwidthTrace) {
+        self.init(name: "trace:\(trace.name)")
+        self.trace = trace
     }
 
     /// No latency, no bandwidth limit: loopback speed. The server's default.
@@ -36,13 +48,46 @@ public struct NetworkProfile: Sendable, Hashable, Codable, CustomStringConvertib
         builtIn.first { $0.name == name.lowercased() }
     }
 
-    /// Bytes per second of the bandwidth limit, or nil when unlimited.
-    var bytesPerSecond: Double? {
-        bandwidthKbps.map { Double($0) * 1000 / 8 }
+    /// The profile a command line names: a built-in name, or `trace:FILE` (a `BandwidthTrace`
+    /// file, read now). Unknown names, bad traces and (without `allowOffline`) `offline` are
+    /// `invalidInput` errors naming them.
+    public static func parse(_ text: String, allowOffline: Bool = true) throws -> NetworkProfile {
+        if text.lowercased().hasPrefix("trace:") {
+            let path = String(text.dropFirst("trace:".count))
+            guard !path.isEmpty else {
+                throw ReelError(.invalidInput, "network profile '\(text)' names no trace file (use trace:FILE)")
+            }
+            return NetworkProfile(trace: try BandwidthTrace.load(path: path))
+        }
+        guard let profile = named(text), allowOffline || !profile.isOffline else {
+            let names = builtIn.filter { allowOffline || !$0.isOffline }.map(\.name).joined(separator: ", ")
+            throw ReelError(.invalidInput, "unknown network profile '\(text)' (use \(names) or trace:FILE)")
+        }
+        return profile
+    }
+
+    /// Bytes per second of the link `elapsed` seconds after the profile took effect (nil:
+    /// unlimited), and until when that rate holds (seconds since then; nil: for good).
+    func rate(at elapsed: Double) -> (bytesPerSecond: Double?, until: Double?) {
+        if let trace {
+            let (step, until) = trace.step(at: elapsed)
+            return (Double(step.kbps) * 1000 / 8, until)
+        }
+        return (bandwidthKbps.map { Double($0) * 1000 / 8 }, nil)
+    }
+
+    /// The latency before a response head that starts `elapsed` seconds after the profile took
+    /// effect.
+    func latency(at elapsed: Double) -> Int {
+        trace.map { $0.step(at: elapsed).step.latencyMilliseconds } ?? latencyMilliseconds
     }
 
     public var description: String {
         if isOffline { return "\(name) (offline)" }
+        if let trace {
+            let rates = trace.steps.map(\.kbps)
+            return "\(name) (\(rates.min() ?? 0)-\(rates.max() ?? 0) kbps over \(trace.length) s, \(trace.end == .loop ? "looped" : "held at the end"))"
+        }
         let bandwidth = bandwidthKbps.map { "\($0) kbps" } ?? "unlimited bandwidth"
         return "\(name) (\(latencyMilliseconds) ms, \(bandwidth))"
     }

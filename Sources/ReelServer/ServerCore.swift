@@ -1,9 +1,11 @@
+import NIOCore
 import NIOPosix
 import Synchronization
 import ReelCore
 
-/// The state every connection of one server shares: the real root, the profile, the fault
-/// planner, the bill and the open connections. Thread-safe: each mutable part has its own `Locked`.
+/// The state every connection of one server shares: the real root, the profile and each client's
+/// link, the fault planner, the bill and the open connections. Thread-safe: each mutable part has
+/// its own `Locked`.
 final class ServerCore: Sendable {
     /// The served directory after `realpath`.
     let root: String
@@ -13,7 +15,7 @@ final class ServerCore: Sendable {
     let requestLog: (@Sendable (RequestLogEntry) -> Void)?
     /// Where blocking file calls run (open, fstat, pread).
     let threadPool: NIOThreadPool
-    private let currentProfile: Locked<NetworkProfile>
+    private let network: Locked<Network>
     private let connectionCount = Atomic<Int>(0)
 
     init(root: String, configuration: CDNServerConfiguration, threadPool: NIOThreadPool) {
@@ -21,13 +23,45 @@ final class ServerCore: Sendable {
         self.faults = FaultPlanner(injection: configuration.faults)
         self.requestLog = configuration.requestLog
         self.threadPool = threadPool
-        self.currentProfile = Locked(configuration.profile)
+        self.network = Locked(Network(profile: configuration.profile, epoch: Self.now))
     }
 
-    var profile: NetworkProfile {
-        get { currentProfile.withLock { $0 } }
-        set { currentProfile.withLock { $0 = newValue } }
+    /// The profile in force, when it took effect (a trace's time 0), and each client's link.
+    private struct Network {
+        var profile: NetworkProfile
+        var epoch: UInt64
+        var links: [String: LinkShaper] = [:]
     }
+
+    /// Setting a profile starts its trace over and gives every client a fresh link.
+    var profile: NetworkProfile {
+        get { network.withLock { $0.profile } }
+        set { network.withLock { $0 = Network(profile: newValue, epoch: Self.now) } }
+    }
+
+    /// The latency before the head of a response starting now.
+    func latencyMilliseconds() -> Int {
+        network.withLock { $0.profile.latency(at: Double(Self.now &- $0.epoch) / 1e9) }
+    }
+
+    /// The link's rate now (nil: unlimited), to size body chunks.
+    func bytesPerSecond() -> Double? {
+        network.withLock { $0.profile.rate(at: Double(Self.now &- $0.epoch) / 1e9).bytesPerSecond }
+    }
+
+    /// Reserves `byteCount` bytes on `client`'s link (its address: all its connections share
+    /// it) and returns the nanoseconds to wait before writing them.
+    func pace(_ byteCount: Int, client: String) -> UInt64 {
+        let now = Self.now
+        return network.withLock { network in
+            guard network.profile.trace != nil || network.profile.bandwidthKbps != nil else { return 0 }
+            return network.links[client, default: LinkShaper()]
+                .take(byteCount, profile: network.profile, epoch: network.epoch, now: now)
+        }
+    }
+
+    /// Now on the monotonic clock NIO schedules by, in nanoseconds.
+    static var now: UInt64 { NIODeadline.now().uptimeNanoseconds }
 
     /// The next connection number, from 1.
     func nextConnectionID() -> Int {

@@ -38,9 +38,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     private func execute() async throws {
-        guard let network = NetworkProfile.named(profile), !network.isOffline else {
-            throw ReelError(.invalidInput, "unknown network profile '\(profile)' (use wifi, 4g, 3g or unlimited)")
-        }
+        let network = try NetworkProfile.parse(profile, allowOffline: false)
         let root = URL(fileURLWithPath: samples, isDirectory: true)
         let catalogPath = root.appendingPathComponent("video-feed.json").path
         let tracePath = root.appendingPathComponent(ScrollTrace.defaultFile).path

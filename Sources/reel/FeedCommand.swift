@@ -190,7 +190,7 @@ extension FeedCommand {
         @Option(help: "With --pattern: the seed of the trace's random choices.")
         var seed: UInt64 = 1
 
-        @Option(help: ArgumentHelp("Network profile of the simulator: wifi, 4g, 3g (or unlimited).", valueName: "name"))
+        @Option(help: ArgumentHelp("Network profile of the simulator: wifi, 4g, 3g, unlimited, or trace:FILE (a bandwidth trace, as reel serve --bandwidth-trace reads).", valueName: "name"))
         var profile = "4g"
 
         @Option(help: ArgumentHelp("Serve this folder with the CDN simulator (default: Samples).", valueName: "dir"))
@@ -243,9 +243,7 @@ extension FeedCommand {
 
         private func execute() async throws {
             try check()
-            guard let network = NetworkProfile.named(profile), !network.isOffline else {
-                throw ReelError(.invalidInput, "unknown network profile '\(profile)' (use wifi, 4g, 3g or unlimited)")
-            }
+            let network = try NetworkProfile.parse(profile, allowOffline: false)
             if baseURL != nil && !faults.injection.isEmpty {
                 throw ReelError(.invalidInput, "--fail-rate, --stall-rate and --reset-rate need the simulator; not with --base-url")
             }

@@ -97,15 +97,13 @@ struct PlayCommand: AsyncParsableCommand {
             request.thumbnailPath = thumbnail
             request.decodeAudio = !noAudio
             request.demux = DemuxOptions(settings.decoder)
-            request.constraints = PlaybackConstraints(settings.device)
+            request.constraints = PlaybackConstraints(settings)
             request.failureBudget = FailureBudget(NetworkOptions(settings.network))
             request.manifestLimits = ManifestLimits(settings.manifest)
+            request.readAhead = .milliseconds(settings.playback.maxBufferMs)
             if let probesize { request.demux.probeSizeBytes = probesize }
             if let analyzeDurationMs { request.demux.analyzeDurationMs = analyzeDurationMs }
             if findStreamInfo { request.demux.findStreamInfo = true }
-            let engine = TransferEngine(options: NetworkOptions(settings.network))
-            let network = URLDataSourceFactory(engine: engine, allowLocalFiles: url.isFileURL)
-            var factory: any DataSourceFactory = network
             var diskCache: Cache?
             let reachability = NetworkReachability(forcedOffline: offline)
             if offline && !settings.cache.enabled {
@@ -119,7 +117,15 @@ struct PlayCommand: AsyncParsableCommand {
                     throw ReelError(.cacheIO, "--offline plays from the cache, but it cannot be used: \(reason)")
                 }
                 diskCache = opened
-                factory = CacheDataSourceFactory(cache: opened, upstream: network, origin: .playback, reachability: reachability)
+            }
+            // The meter starts from the estimate remembered for this network, when there is one.
+            let cacheForMeter = diskCache
+            let meter = try await BlockingPool.shared.run { BandwidthMeter.remembered(config: settings, cache: cacheForMeter) }
+            let engine = TransferEngine(options: NetworkOptions(settings.network), meter: meter)
+            let network = URLDataSourceFactory(engine: engine, allowLocalFiles: url.isFileURL)
+            var factory: any DataSourceFactory = network
+            if let diskCache {
+                factory = CacheDataSourceFactory(cache: diskCache, upstream: network, origin: .playback, reachability: reachability)
             }
             let printer = LinePrinter()
             var onFrameHash: (@Sendable (FrameHash) -> Void)?
@@ -134,6 +140,7 @@ struct PlayCommand: AsyncParsableCommand {
                 await diskCache?.closeAsync()
                 throw error
             }
+            if let diskCache { _ = try? await BlockingPool.shared.run { diskCache.remember(meter, config: settings) } }
             await diskCache?.closeAsync()
             printer.flush()
             var summary = json ? try CLIOutput.json(report) : PlaySummary.text(report)
@@ -175,7 +182,13 @@ enum PlaySummary {
         var network = "Network: \(report.network.requests) requests, \(Human.bytes(report.network.bytes))"
         if report.network.cacheHitBytes > 0 { network += " (\(Human.bytes(report.network.cacheHitBytes)) from cache)" }
         if let variant = report.variant { network += "; variant \(variant)" }
+        if let bandwidth = report.bandwidth { network += "; estimate \(bandwidth.estimateKbps) kbps (\(bandwidth.samples) samples)" }
         lines.append(network)
+        if let abr = report.abr, abr.adaptive {
+            let ups = abr.switches.filter(\.isUp).count
+            lines.append("Adaptive: started on \(abr.startVariant) at \(abr.startEstimateKbps) kbps estimated; \(abr.segments.count) segments, "
+                         + "\(ups) switch\(ups == 1 ? "" : "es") up, \(abr.switches.count - ups) down")
+        }
         if !report.errors.isEmpty {
             lines.append("Problems (\(report.errors.count)): " + report.errors.prefix(3).joined(separator: "; "))
         }

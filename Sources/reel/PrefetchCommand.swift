@@ -87,7 +87,8 @@ struct PrefetchCommand: AsyncParsableCommand {
         }
         let category = PrefetchCategory(rawValue: self.category) ?? .imminent
         let diskCache = try await cache.openOrThrow(settings)
-        let engine = TransferEngine(options: NetworkOptions(settings.network))
+        let meter = try await BlockingPool.shared.run { [settings] in BandwidthMeter.remembered(config: settings, cache: diskCache) }
+        let engine = TransferEngine(options: NetworkOptions(settings.network), meter: meter)
         let factory = CacheDataSourceFactory(
             cache: diskCache, upstream: URLDataSourceFactory(engine: engine, allowLocalFiles: false), origin: .prefetch)
         let prefetcher = Prefetcher(factory: factory, config: settings)
@@ -119,6 +120,7 @@ struct PrefetchCommand: AsyncParsableCommand {
             if pending.isEmpty { break }
         }
         if live { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+        _ = try? await BlockingPool.shared.run { [settings] in diskCache.remember(meter, config: settings) }
         await diskCache.closeAsync()
         let ledger = await prefetcher.ledger()
         await prefetcher.shutdown()

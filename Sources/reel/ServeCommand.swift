@@ -6,6 +6,7 @@ import Darwin
 import ArgumentParser
 import Dispatch
 import Foundation
+import ReelCore
 import ReelServer
 
 /// `reel serve`: the CDN simulator from the command line. Prints its URL on the first line,
@@ -31,8 +32,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free port (read it from the first line of output).")
     var port = 0
 
-    @Option(help: "Network profile: wifi (10 ms, 40000 kbps), 4g (50 ms, 8000 kbps), 3g (200 ms, 1500 kbps), offline (every connection closed unanswered) or unlimited (the default).")
+    @Option(help: "Network profile: wifi (10 ms, 40000 kbps), 4g (50 ms, 8000 kbps), 3g (200 ms, 1500 kbps), offline (every connection closed unanswered), unlimited (the default), or trace:FILE (as --bandwidth-trace). Bandwidth is per client address: its connections share it.")
     var profile: String?
+
+    @Option(name: .customLong("bandwidth-trace"), help: ArgumentHelp(
+        "Follow a bandwidth trace: lines of 'seconds kbps [latencyMs]', each holding until the next; the last line ends the trace (see --trace-end).",
+        valueName: "file"))
+    var bandwidthTrace: String?
+
+    @Option(name: .customLong("trace-end"), help: "After a trace's last line: loop (start over) or hold (stay at the last line). Default: the file's '# end:' line, else loop.")
+    var traceEnd: String?
 
     @Option(name: .customLong("latency-ms"), help: "Delay before each response head, in milliseconds (overrides the profile's).")
     var latencyMilliseconds: Int?
@@ -57,7 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var config: ConfigOptions
 
     func validate() throws {
-        if let profile, NetworkProfile.named(profile) == nil {
+        if let profile, !profile.lowercased().hasPrefix("trace:"), NetworkProfile.named(profile) == nil {
             let names = NetworkProfile.builtIn.map(\.name).joined(separator: ", ")
             throw ValidationError("unknown profile '\(profile)'; use one of: \(names)")
         }
@@ -67,6 +76,15 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let bandwidthKbps, bandwidthKbps <= 0 {
             throw ValidationError("--bandwidth-kbps \(bandwidthKbps) must be positive")
+        }
+        if let traceEnd, BandwidthTrace.End(rawValue: traceEnd) == nil {
+            throw ValidationError("--trace-end '\(traceEnd)' is not loop or hold")
+        }
+        if bandwidthTrace != nil && (profile != nil || latencyMilliseconds != nil || bandwidthKbps != nil) {
+            throw ValidationError("--bandwidth-trace sets bandwidth and latency; give it without --profile, --latency-ms or --bandwidth-kbps")
+        }
+        if traceEnd != nil && bandwidthTrace == nil && profile?.lowercased().hasPrefix("trace:") != true {
+            throw ValidationError("--trace-end needs --bandwidth-trace")
         }
     }
 
@@ -79,7 +97,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     private func execute() async throws {
         _ = try config.resolve()
-        var networkProfile = profile.flatMap(NetworkProfile.named) ?? .unlimited
+        var networkProfile = try profile.map { try NetworkProfile.parse($0) } ?? .unlimited
+        let end = traceEnd.flatMap(BandwidthTrace.End.init(rawValue:))
+        if let bandwidthTrace {
+            networkProfile = NetworkProfile(trace: try BandwidthTrace.load(path: bandwidthTrace, end: end))
+        } else if let end, let trace = networkProfile.trace {
+            networkProfile = NetworkProfile(trace: try BandwidthTrace(name: trace.name, steps: trace.steps, end: end))
+        }
         if latencyMilliseconds != nil || bandwidthKbps != nil {
             networkProfile = NetworkProfile(
                 name: "custom",

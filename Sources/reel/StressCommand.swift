@@ -61,9 +61,7 @@ struct StressCommand: AsyncParsableCommand {
 
     private func execute() async throws {
         let settings = try config.resolve()
-        guard let networkProfile = NetworkProfile.named(profile), !networkProfile.isOffline else {
-            throw ReelError(.invalidInput, "unknown network profile '\(profile)' (use unlimited, wifi, 4g or 3g)")
-        }
+        let networkProfile = try NetworkProfile.parse(profile, allowOffline: false)
         let root = URL(fileURLWithPath: samples, isDirectory: true).standardizedFileURL
         let catalogPath = root.appendingPathComponent("video-feed.json").path
         guard FileManager.default.fileExists(atPath: catalogPath) else {
@@ -75,7 +73,7 @@ struct StressCommand: AsyncParsableCommand {
         if let pool { options.poolSize = pool }
         options.duration = .milliseconds(Int64(seconds * 1000))
         options.seed = seed
-        let engine = TransferEngine(options: NetworkOptions(settings.network))
+        let engine = TransferEngine(options: NetworkOptions(settings.network), meter: BandwidthMeter(config: settings))
         let factory = URLDataSourceFactory(engine: engine, allowLocalFiles: false)
         let report = try await withServer(CDNServerConfiguration(root: root, profile: networkProfile)) { server in
             await stress(options, inputs: catalog.entries.map { server.url(for: $0.url) }, server: server, factory: factory)

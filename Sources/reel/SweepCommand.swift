@@ -47,7 +47,7 @@ extension FeedCommand.Sweep {
         @Option(help: ArgumentHelp("Length of generated traces (default 30); a trace file is cut to it when given.", valueName: "S"))
         var seconds: Double?
 
-        @Option(help: ArgumentHelp("Network profiles of the simulator (comma-separated): wifi, 4g, 3g, unlimited.", valueName: "names"))
+        @Option(help: ArgumentHelp("Network profiles of the simulator (comma-separated): wifi, 4g, 3g, unlimited, trace:FILE (a bandwidth trace).", valueName: "names"))
         var profile = "4g"
 
         @Option(name: .customLong("vary"), help: ArgumentHelp(
@@ -147,9 +147,11 @@ extension FeedCommand.Sweep {
             }
             guard !sweepTraces.isEmpty else { throw ReelError(.invalidInput, "give --trace FILE... or --pattern NAMES") }
             let profiles = Self.list(profile)
+            var traceHashes: [String] = []
             for name in profiles {
-                guard let network = NetworkProfile.named(name), !network.isOffline else {
-                    throw ReelError(.invalidInput, "unknown network profile '\(name)' (use wifi, 4g, 3g or unlimited)")
+                // A trace's content is part of the matrix: an edited trace file is another sweep.
+                if let trace = try NetworkProfile.parse(name, allowOffline: false).trace {
+                    traceHashes.append("profile:\(name)#\(String(XXHash64.hash("\(trace)"), radix: 16))")
                 }
             }
             guard !profiles.isEmpty else { throw ReelError(.invalidInput, "--profile names no profile") }
@@ -169,6 +171,7 @@ extension FeedCommand.Sweep {
             shared += options.assignments.map { "set:\($0)" }
             if !faults.injection.isEmpty { shared.append("faults:\(faults.injection)") }
             if let screen = feed.screen { shared.append("screen:\(screen)") }
+            shared += traceHashes
             return SweepMatrix(traces: sweepTraces, profiles: profiles, settings: settings, shared: shared)
         }
 

@@ -65,7 +65,7 @@ struct PlayOptionsTests {
     @Test(arguments: [
         ("s03", "360p", ["--set", "device.maxVideoWidth=360", "--set", "device.maxVideoHeight=640"]),
         ("s03", "540p", ["--set", "device.isLowEnd=true"]),
-        ("s03", "540p", ["--set", "device.bandwidthEstimateKbps=600"]),
+        ("s03", "540p", ["--set", "device.bandwidthEstimateKbps=800"]),
         ("s04", "0", ["--set", "device.maxVideoWidth=360", "--set", "device.maxVideoHeight=640"]),
         ("s09", "360p", ["--set", "device.bandwidthEstimateKbps=300"]),
     ])

@@ -20,8 +20,10 @@ struct FeedSessionTests {
         var config: ReelConfig
     }
 
-    static func run(trace: ScrollTrace, settings: [String] = []) async throws -> Run {
-        try await withSampleServer(profile: .fourG) { server in
+    /// One session on the simulator. Wifi by default: these tests check the session's logic,
+    /// and a faster link keeps a loaded test machine's timing out of it (sweeps measure 4g and 3g).
+    static func run(trace: ScrollTrace, settings: [String] = [], profile: NetworkProfile = .wifi) async throws -> Run {
+        try await withSampleServer(profile: profile) { server in
             let origin = FeedOrigin.simulator(server)
             let config = try ConfigResolver().resolve(origin.defaultLayers + (settings.isEmpty ? [] : [.assignments(settings)])).config
             let catalog = try FeedCatalog.load(path: PackagePaths.samples.appendingPathComponent("video-feed.json").path)
@@ -130,7 +132,7 @@ struct FeedSessionTests {
     func lowEndPrefetchesTheCardOnScreen() async throws {
         // Still on the first short, tapped once.
         let trace = ScrollTrace(samples: [ScrollSample(time: 0, y: 0), ScrollSample(time: 2.5, y: 0, tap: "s0/0"),
-                                          ScrollSample(time: 4, y: 0)])
+                                          ScrollSample(time: 6, y: 0)])
         let run = try await Self.run(trace: trace, settings: ["device.isLowEnd=true"])
         var queued: [String] = []
         var firstSegment: String?

@@ -26,6 +26,8 @@ struct SessionEventTests {
         .playStop(card: "c3/2", reason: .yielded),
         .firstFrame(card: "s0/0", ttffMs: 12.5, phases: TTFFBreakdown(manifestMs: 1, openMs: 2, totalMs: 12.5)),
         .stall(card: "s0/0", ms: 40),
+        .variantSwitch(card: "s0/0", segment: 3, from: "http://h/720p/index.m3u8", to: "http://h/360p/index.m3u8",
+                       reason: "down-throughput"),
         .error(card: nil, message: "boom"),
     ]
 

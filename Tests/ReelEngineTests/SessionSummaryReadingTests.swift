@@ -29,6 +29,17 @@ struct SessionSummaryReadingTests {
         summary.decoders.reused = 9
         summary.peakRSSMB = 180.5
         summary.errors = 1
+        var bandwidth = SessionSummary.Bandwidth()
+        bandwidth.estimateKbps = 5400
+        bandwidth.samples = 31
+        summary.bandwidth = bandwidth
+        var abr = SessionSummary.ABR()
+        abr.plays = 4
+        abr.playedSeconds = 20
+        abr.meanPlayedKbps = 1100
+        abr.switchesUp = 1
+        abr.switchesDown = 2
+        summary.abr = abr
         return summary
     }
 
@@ -42,6 +53,18 @@ struct SessionSummaryReadingTests {
         let summary = Self.sample()
         #expect(try SessionSummary(json: JSONParser.parse(JSONWriter.pretty(summary.json))) == summary)
         #expect(try SessionSummary(json: SessionSummary().json) == SessionSummary())
+    }
+
+    /// Summaries written before the meter and adaptive bitrate read with neither.
+    @Test func anOlderSummaryReadsWithoutBandwidthOrABR() throws {
+        guard case .object(var object) = Self.sample().json else {
+            Issue.record("a summary is a JSON object")
+            return
+        }
+        object["bandwidth"] = nil
+        object["abr"] = nil
+        let read = try SessionSummary(json: .object(object))
+        #expect(read.bandwidth == nil && read.abr == nil && read.plays == 12)
     }
 
     /// A session where no play reached a first frame (a low-end device without taps) has no

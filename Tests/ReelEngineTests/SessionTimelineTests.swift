@@ -13,6 +13,22 @@ struct SessionTimelineTests {
         #expect(SessionTimeline.feedOrder(["s1/0", "s1/0"]) == ["s1/0"])
     }
 
+    @Test func variantSwitchesAreMarkedOnTheirCardsRowUpOrDown() {
+        let events = [
+            SessionEvent(time: 1, kind: .playStart(card: "s0/0", widget: "s0", widgetType: .short, userIntent: false)),
+            SessionEvent(time: 3, kind: .variantSwitch(card: "s0/0", segment: 2, from: "http://h/s15/720p/index.m3u8",
+                                                       to: "http://h/s15/360p/index.m3u8", reason: "down-stall")),
+            SessionEvent(time: 6, kind: .variantSwitch(card: "s0/0", segment: 4, from: "http://h/s15/360p/index.m3u8",
+                                                       to: "http://h/s15/720p/index.m3u8", reason: "up")),
+        ]
+        let timeline = SessionTimeline(events: events, end: 8, order: ["s0/0"])
+        #expect(timeline.cards[0].switches.map(\.value) == [-1, 1])
+        #expect(timeline.cards[0].switches[0].text == "segment 2: down-stall, 720p to 360p")
+        let svg = TimelineChart.render(timeline, axis: TimelineChart.axis(duration: 8), label: "run")
+        #expect(svg.contains("class=\"sw-down\"") && svg.contains("class=\"sw-up\""))
+        #expect(svg.contains("variant switch at"))
+    }
+
     @Test func eventsFoldIntoSpansPerCard() {
         let events = [
             SessionEvent(time: 1, kind: .visibility(card: "s0/0", from: .idle, to: .prefetch)),

@@ -219,6 +219,24 @@ struct TransferEngineTests {
         }
     }
 
+    /// With one connection per host, the second transfer waits for the first one's connection
+    /// longer than the stall window: waiting for a connection is not a stall, so it is neither
+    /// timed out nor retried.
+    @Test func waitingForAConnectionIsNotAStall() async throws {
+        // 150 KB at 400 kbit/s: 3 s on the one connection, three stall windows of 1 s (wide
+        // enough that a loaded machine's pauses are not stalls).
+        try await Self.withBlob(size: 150_000, profile: NetworkProfile(name: "slow", bandwidthKbps: 400)) { server, bytes in
+            try await withEngine(Self.options { $0.maxConnectionsPerHost = 1; $0.lowSpeedTimeMs = 1000 }) { engine in
+                async let first = Self.fetch(engine, DataSpec(url: server.url(for: "blob.bin"), kind: .segment))
+                async let second = Self.fetch(engine, DataSpec(url: server.url(for: "blob.bin?again"), kind: .segment))
+                let (a, b) = try await (first, second)
+                #expect(a.0 == bytes && b.0 == bytes)
+                #expect(a.1.attempts == 1 && b.1.attempts == 1, "attempts \(a.1.attempts) and \(b.1.attempts)")
+                #expect(server.bill().requests == 2)
+            }
+        }
+    }
+
     @Test func connectionRefusedIsAConnectError() async throws {
         // Port 1 on loopback, where nothing listens (a stopped server's port could be taken by
         // another test's server in the meantime).

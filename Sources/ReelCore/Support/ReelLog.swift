@@ -18,6 +18,8 @@ public enum ReelLog {
     public static let feed = Logger(label: "reel.feed")
     /// The prefetcher.
     public static let prefetch = Logger(label: "reel.prefetch")
+    /// Adaptive bitrate: variant switches, variants that cannot be switched to.
+    public static let abr = Logger(label: "reel.abr")
     /// Configuration layers: unknown keys.
     public static let config = Logger(label: "reel.config")
     /// The launch module: splash configurations and assets refused, state not saved.

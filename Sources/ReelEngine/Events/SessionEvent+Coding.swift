@@ -21,6 +21,7 @@ extension SessionEvent: Codable {
         case .playStop(let fields): try fields.encode(to: encoder)
         case .firstFrame(let fields): try fields.encode(to: encoder)
         case .stall(let fields): try fields.encode(to: encoder)
+        case .variantSwitch(let fields): try fields.encode(to: encoder)
         case .error(let fields): try fields.encode(to: encoder)
         case .preload(let fields): try fields.encode(to: encoder)
         }
@@ -44,6 +45,7 @@ extension SessionEvent: Codable {
         case "playStop": kind = .playStop(try PlayStop(from: decoder))
         case "firstFrame": kind = .firstFrame(try FirstFrame(from: decoder))
         case "stall": kind = .stall(try Stall(from: decoder))
+        case "variantSwitch": kind = .variantSwitch(try VariantSwitch(from: decoder))
         case "error": kind = .error(try Failure(from: decoder))
         case "preload": kind = .preload(try Preload(from: decoder))
         default:

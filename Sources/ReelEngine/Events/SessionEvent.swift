@@ -26,6 +26,8 @@ public struct SessionEvent: Sendable, Equatable {
         case playStop(PlayStop)
         case firstFrame(FirstFrame)
         case stall(Stall)
+        /// A playing card's next segment comes from another variant (adaptive bitrate).
+        case variantSwitch(VariantSwitch)
         case error(Failure)
         /// A card reached a preload stage (its manifests or first media on disk, a first frame held).
         case preload(Preload)
@@ -127,6 +129,18 @@ public struct SessionEvent: Sendable, Equatable {
         public var ms: Double
     }
 
+    /// A variant switch at a segment boundary: variants by their media playlist URL; `reason`
+    /// is `up`, `down-throughput`, `down-buffer` or `down-stall`.
+    public struct VariantSwitch: Sendable, Equatable, Codable {
+        public var card: CardID
+        public var segment: Int
+        public var from: String
+        public var to: String
+        public var reason: String
+
+        public var isUp: Bool { reason == "up" }
+    }
+
     public struct Failure: Sendable, Equatable, Codable {
         public var card: CardID?
         public var message: String
@@ -171,6 +185,9 @@ extension SessionEvent.Kind {
         .firstFrame(.init(card: card, ttffMs: ttffMs, phases: phases))
     }
     public static func stall(card: CardID, ms: Double) -> Self { .stall(.init(card: card, ms: ms)) }
+    public static func variantSwitch(card: CardID, segment: Int, from: String, to: String, reason: String) -> Self {
+        .variantSwitch(.init(card: card, segment: segment, from: from, to: to, reason: reason))
+    }
     public static func error(card: CardID?, message: String) -> Self { .error(.init(card: card, message: message)) }
 
     /// The name written as `"type"`.
@@ -188,6 +205,7 @@ extension SessionEvent.Kind {
         case .playStop: "playStop"
         case .firstFrame: "firstFrame"
         case .stall: "stall"
+        case .variantSwitch: "variantSwitch"
         case .error: "error"
         case .preload: "preload"
         }
@@ -204,6 +222,7 @@ extension SessionEvent {
         case .playStop(let event): event.card
         case .firstFrame(let event): event.card
         case .stall(let event): event.card
+        case .variantSwitch(let event): event.card
         case .prefetchQueued(let event): event.card
         case .fetch(let event): event.card
         case .error(let event): event.card

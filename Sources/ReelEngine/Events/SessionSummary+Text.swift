@@ -30,6 +30,10 @@ extension SessionSummary {
             ("prefetch wasted", { Double($0.prefetch.wastedBytes) }, bytes),
             ("decoders created", { Double($0.decoders.created) }, count),
             ("decoders reused", { Double($0.decoders.reused) }, count),
+            ("bandwidth estimate", { $0.bandwidth.map { Double($0.estimateKbps) } }, { "\(Int($0.rounded())) kbps" }),
+            ("mean played bitrate", { $0.abr?.meanPlayedKbps }, { "\(Int($0.rounded())) kbps" }),
+            ("variant switches up", { $0.abr.map { Double($0.switchesUp) } }, count),
+            ("variant switches down", { $0.abr.map { Double($0.switchesDown) } }, count),
             ("peak RSS", { $0.peakRSSMB }, { String(format: "%.1f MB", $0) }),
             ("errors", { Double($0.errors) }, count),
         ]

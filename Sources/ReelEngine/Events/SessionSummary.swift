@@ -20,7 +20,7 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     /// Prefetched bytes nobody read, by why: the user went past the card (`scrolledPast`), the
     /// prediction or the range moved away from it (`cancelled`), the cache evicted them
     /// (`evicted`), or the card was still wanted when the session ended (`sessionEnded`).
-    public struct Waste: Sendable, Equatable, Codable {
+    public struct Waste: Sendable, Equatable, Codable, EmptyInitializable {
         public var scrolledPast: Int64 = 0
         public var cancelled: Int64 = 0
         public var evicted: Int64 = 0
@@ -34,17 +34,17 @@ public struct SessionSummary: Sendable, Equatable, Codable {
         public var fetchedBytes: Int64 = 0
         public var usedBytes: Int64 = 0
         public var wastedBytes: Int64 = 0
-        public var waste = Waste()
+        @Defaulted public var waste = Waste()
         /// Plays whose card had its first media on disk (or a first frame held) when asked to
         /// play, over plays; nil without plays.
         public var hitRatio: Double?
         /// Plays by the stage their card had reached when asked to play.
-        public var stageAtPlay = StageCounts()
+        @Defaulted public var stageAtPlay = StageCounts()
         public init() {}
     }
 
     /// Plays by `PreloadStage`.
-    public struct StageCounts: Sendable, Equatable, Codable {
+    public struct StageCounts: Sendable, Equatable, Codable, EmptyInitializable {
         public var none = 0
         public var manifest = 0
         public var media = 0
@@ -74,7 +74,7 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     }
 
     /// One kind of play's time to first frame.
-    public struct Starts: Sendable, Equatable, Codable {
+    public struct Starts: Sendable, Equatable, Codable, EmptyInitializable {
         /// Plays asked for.
         public var plays = 0
         /// From playStart to the first frame, over the plays that reached one.
@@ -90,6 +90,40 @@ public struct SessionSummary: Sendable, Equatable, Codable {
         public init() {}
     }
 
+    /// The bandwidth meter at the session's end.
+    public struct Bandwidth: Sendable, Equatable, Codable {
+        public var estimateKbps = 0
+        /// Transfer samples it took.
+        public var samples = 0
+        public init() {}
+    }
+
+    /// What adaptive bitrate did over the plays of videos with a variant choice (masters and
+    /// MPDs; `SessionSummary+ABR`): the media time played from each variant, its mean bitrate,
+    /// and the switches.
+    public struct ABR: Sendable, Equatable, Codable {
+        /// Media time played from one variant (named by its media playlist URL).
+        public struct VariantShare: Sendable, Equatable, Codable {
+            public var variant: String
+            public var kbps: Int
+            public var seconds: Double
+            /// Of all media played from variants.
+            public var share: Double
+        }
+
+        /// Plays of videos with a variant choice.
+        public var plays = 0
+        /// Media seconds those plays showed.
+        public var playedSeconds = 0.0
+        /// The variants' peak bitrates weighted by the media time played from each; nil when
+        /// nothing was played.
+        public var meanPlayedKbps: Double?
+        public var switchesUp = 0
+        public var switchesDown = 0
+        public var variants: [VariantShare] = []
+        public init() {}
+    }
+
     /// Plays started (playStart events).
     public var plays = 0
     /// From playStart to the first frame.
@@ -101,9 +135,9 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     /// it reached none.
     public var coldStartTTFFMs: Double?
     /// Every play but the session's first: what prefetch and preload are judged by.
-    public var warm = Starts()
+    @Defaulted public var warm = Starts()
     /// Plays stopped before their first frame (the user moved on first).
-    public var abandonedBeforeFirstFrame = 0
+    @Defaulted public var abandonedBeforeFirstFrame = 0
     public var stalls = Stalls()
     /// Video frames decoded by every player.
     public var frames = 0
@@ -117,6 +151,10 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     public var peakRSSMB = 0.0
     /// Errors met (error events).
     public var errors = 0
+    /// The bandwidth meter at the end; nil in summaries written before it was measured.
+    public var bandwidth: Bandwidth?
+    /// Adaptive bitrate over the plays; nil in summaries written before it was measured.
+    public var abr: ABR?
 
     public init() {}
 

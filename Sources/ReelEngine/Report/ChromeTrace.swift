@@ -49,6 +49,9 @@ public enum ChromeTrace {
             case .stall(let stall):
                 let track = builder.track(feedProcess, "\(stall.card) play")
                 builder.instant(track, "stall", at: t, args: ["ms": .double(stall.ms)])
+            case .variantSwitch(let change):
+                builder.instant(builder.track(feedProcess, "\(change.card) play"), "variant \(change.reason)", at: t,
+                                args: ["segment": .int(change.segment), "from": .string(change.from), "to": .string(change.to)])
             case .error(let failure):
                 let name = failure.card.map { "\($0) play" } ?? "session"
                 builder.instant(builder.track(feedProcess, name), "error", at: t, args: ["message": .string(failure.message)])

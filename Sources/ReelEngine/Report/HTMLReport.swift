@@ -46,7 +46,7 @@ public struct HTMLReport: Sendable {
         html += "</div>\n"
 
         html += "<h2 id=\"timeline\">Timeline</h2>\n"
-        html += "<p class=\"note\">One row per card in feed order, time across. The colour is the card's visibility state; the dark bar is a play; the dot its first frame (white within 50 ms of the play's start, yellow later); red marks a stall or an error.</p>\n"
+        html += "<p class=\"note\">One row per card in feed order, time across. The colour is the card's visibility state; the dark bar is a play; the dot its first frame (white within 50 ms of the play's start, yellow later); red marks a stall or an error; a green or orange triangle a switch to a higher or lower variant.</p>\n"
         html += Self.timelineLegend
         for (index, run) in runs.enumerated() {
             html += heading(run.title, index: index, prefix: "Timeline")
@@ -105,6 +105,7 @@ public struct HTMLReport: Sendable {
         html += "<span class=\"item\"><span class=\"sw dot ff-slow\"></span> first frame later</span>"
         html += "<span class=\"item\"><span class=\"sw stall\"></span> stall</span>"
         html += "<span class=\"item\"><span class=\"sw line stage\"></span> preload stage reached (taller: manifest, media, first frame)</span>"
+        html += "<span class=\"item\"><span style=\"color:#16a34a\">▲</span><span style=\"color:#ea580c\">▼</span> variant switch up, down</span>"
         html += "<span class=\"item\"><span style=\"color:\(ReportStyle.problemColor);font-weight:700\">×</span> error</span>"
         return html + "</div>\n"
     }

@@ -95,6 +95,8 @@ enum ReportStyle {
             ".stall{fill:\(problemColor);fill-opacity:.85;background:\(problemColor)}",
             ".stage{fill:\(stageColor);background:\(stageColor)}",
             ".err{stroke:\(problemColor);stroke-width:2;fill:none}",
+            ".sw-up{fill:#16a34a;stroke:#fff;stroke-width:.6;background:#16a34a}",
+            ".sw-down{fill:#ea580c;stroke:#fff;stroke-width:.6;background:#ea580c}",
         ]
         for state in VisibilityState.allCases {
             let color = color(of: state)

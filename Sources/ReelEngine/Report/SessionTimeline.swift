@@ -30,6 +30,8 @@ struct SessionTimeline: Sendable {
         var plays: [PlaySpan] = []
         var firstFrames: [Mark] = []
         var stalls: [Mark] = []
+        /// Variant switches (value: +1 up, -1 down; text: the reason and the variants).
+        var switches: [Mark] = []
         var errors: [Mark] = []
         /// The preload stages the card reached (`text` is the stage).
         var stages: [Mark] = []
@@ -73,6 +75,9 @@ struct SessionTimeline: Sendable {
                 track(event.card.rawValue) { $0.firstFrames.append(Mark(time: t, value: event.ttffMs, text: "")) }
             case .stall(let event):
                 track(event.card.rawValue) { $0.stalls.append(Mark(time: t, value: event.ms, text: "")) }
+            case .variantSwitch(let event):
+                let text = "segment \(event.segment): \(event.reason), \(Self.variantName(event.from)) to \(Self.variantName(event.to))"
+                track(event.card.rawValue) { $0.switches.append(Mark(time: t, value: event.isUp ? 1 : -1, text: text)) }
             case .error(let event):
                 if let card = event.card {
                     track(card.rawValue) { $0.errors.append(Mark(time: t, value: 0, text: event.message)) }
@@ -113,6 +118,12 @@ struct SessionTimeline: Sendable {
             return (widget, slot, id)
         }
         return Set(ids).map { (key($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// A variant's short name: its media playlist's folder ("720p" of ".../s15/720p/index.m3u8").
+    static func variantName(_ url: String) -> String {
+        let parts = url.split(separator: "#")[0].split(separator: "/")
+        return parts.count >= 2 ? String(parts[parts.count - 2]) : url
     }
 
     /// The widget part of a card id ("c3" of "c3/1").

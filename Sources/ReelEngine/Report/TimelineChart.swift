@@ -2,7 +2,7 @@ import ReelCore
 
 /// The timeline of one run as inline SVG: a row per card in feed order, time across, the row
 /// coloured by the card's visibility state, preload stages as ticks along its top, play spans,
-/// first frames, stalls and errors on top.
+/// first frames, stalls, variant switches and errors on top.
 /// Spans are snapped to half pixels and merged, so the size grows with what a person can see,
 /// never with the number of events.
 enum TimelineChart {
@@ -78,6 +78,14 @@ enum TimelineChart {
             for frame in card.firstFrames {
                 svg.circle(x: axis.x(frame.time), y: middle, radius: radius, class: frame.value <= 50 ? "ff-fast" : "ff-slow",
                            title: "\(card.id) first frame at \(ReportText.seconds(frame.time)) · TTFF \(ReportText.ms(frame.value))")
+            }
+            // Variant switches: a triangle pointing up or down at the switch.
+            for change in card.switches {
+                let x = axis.x(change.time), size = min(4.5, max(2.5, inner / 2))
+                let tip = change.value > 0 ? middle - size : middle + size
+                let base = change.value > 0 ? middle + size : middle - size
+                svg.polygon([(x, tip), (x - size, base), (x + size, base)], class: change.value > 0 ? "sw-up" : "sw-down",
+                            title: "\(card.id) variant switch at \(ReportText.seconds(change.time)): \(change.text)")
             }
             for error in card.errors {
                 svg.cross(x: axis.x(error.time), y: middle, size: min(4, max(2, inner / 2)), class: "err",

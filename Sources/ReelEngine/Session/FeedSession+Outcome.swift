@@ -32,6 +32,8 @@ extension FeedSession {
         summary.decoders.created = pool.created
         summary.decoders.reused = pool.reused
         summary.peakRSSMB = peakRSSMB
+        summary.bandwidth = setup.factory.bandwidthMeter.map { SessionSummary.Bandwidth($0.snapshot) }
+        summary.abr = SessionSummary.ABR(played: players.keys.sorted().compactMap { players[$0]?.played == true ? players[$0]?.report : nil })
         summary.cdn.requests = networkRequests
         summary.cdn.bytes = networkBytes
         return SessionOutcome(events: events, summary: summary, players: reports, warnings: warnings,

@@ -119,6 +119,8 @@ extension FeedSession {
         case .prerolled:
             players[instance]?.prerolled = true
             if current { reach(id, .firstFrame) }
+        case .variantSwitched(let change):
+            emit(.variantSwitch(card: CardID(id), segment: change.segment, from: change.from, to: change.to, reason: change.reason))
         case .prepared, .paused, .bufferFull, .preempted, .stopped:
             break
         }

@@ -20,6 +20,7 @@ struct ReportingDataSourceFactory: DataSourceFactory {
     }
 
     var cacheContext: CacheContext? { base.cacheContext }
+    var bandwidthMeter: BandwidthMeter? { base.bandwidthMeter }
 }
 
 /// A data source that reports its metrics once per successful open, when that open is closed

@@ -22,6 +22,10 @@ public struct SweepMetric: Sendable, Hashable {
         SweepMetric(key: "ttffMs.p50", label: "TTFF p50", unit: .milliseconds, higherIsBetter: false) { $0.ttffMs.p50 },
         SweepMetric(key: "ttffMs.p95", label: "TTFF p95", unit: .milliseconds, higherIsBetter: false) { $0.ttffMs.p95 },
         SweepMetric(key: "stalls.count", label: "stalls", unit: .count, higherIsBetter: false) { Double($0.stalls.count) },
+        SweepMetric(key: "stalls.totalMs", label: "stalled time", unit: .milliseconds, higherIsBetter: false) { $0.stalls.totalMs },
+        SweepMetric(key: "abr.meanPlayedKbps", label: "mean played bitrate (kbps)", unit: .count, higherIsBetter: true) {
+            $0.abr?.meanPlayedKbps
+        },
         SweepMetric(key: "cdnBytesPerBytePlayed", label: "CDN bytes / byte played", unit: .factor, higherIsBetter: false) {
             $0.bytesPlayed > 0 ? Double($0.cdn.bytes) / Double($0.bytesPlayed) : nil
         },

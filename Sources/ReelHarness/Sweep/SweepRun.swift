@@ -147,8 +147,9 @@ public struct SweepRun: Sendable {
     /// Runs one cell and writes its files; false when its session failed (recorded in the folder).
     private func runCell(_ cell: SweepCell, trace: ScrollTrace) async -> Bool {
         do {
-            guard let profile = NetworkProfile.named(cell.profile), let setting = matrix.setting(cell.setting) else {
-                throw ReelError(.invalidInput, "cell \(cell.id) names an unknown profile or setting")
+            let profile = try NetworkProfile.parse(cell.profile, allowOffline: false)
+            guard let setting = matrix.setting(cell.setting) else {
+                throw ReelError(.invalidInput, "cell \(cell.id) names an unknown setting")
             }
             let origin = FeedOrigin.serve(folder: served, profile: profile, faults: faults)
             let extra = setting.assignments.isEmpty ? [] : [ConfigSource.assignments(setting.assignments)]

@@ -19,6 +19,9 @@ final class InputBridge {
     var kinds: [String: ResourceKind] = [:]
     /// Playlists Reel wrote itself, answered from memory.
     var virtualResources: [String: [UInt8]] = [:]
+    /// The play's variant choice per segment: maps Reel-owned segment names to real segments
+    /// when the play switches variants, and records every segment opened.
+    var adaptive: ABRController?
     private(set) var errors: [ReelError] = []
     private(set) var opens = 0
     /// When the play's fetches have failed long enough, in a row, to end it.
@@ -79,11 +82,15 @@ final class InputBridge {
                             onError: { [weak self] error in self?.recordError(error) }, onProgress: {}, onClose: { _ in })
         }
         var spec = DataSpec(url: url, kind: kinds[url.absoluteString] ?? kinds[address] ?? .segment)
-        if !url.isFileURL, let offset = Self.intOption(options, "offset") {
+        if let mapped = try adaptive?.segmentSpec(for: address) {
+            // A Reel-owned segment name: segment k of the variant the adaptive rule chose.
+            spec = mapped
+        } else if !url.isFileURL, let offset = Self.intOption(options, "offset") {
             // Over HTTP the HLS demuxer asks for a BYTERANGE with options; locally it seeks itself.
             spec = DataSpec(url: url, offset: offset, length: Self.intOption(options, "end_offset").map { $0 - offset },
                             kind: spec.kind)
         }
+        if spec.kind == .segment { adaptive?.opened(spec) }
         let source = factory.makeDataSource(cancellation: cancellation)
         let length: Int64?
         do {
@@ -108,11 +115,15 @@ final class InputBridge {
             }
             : nil
         let media = spec.kind != .playlist
+        let adaptive = spec.kind == .segment ? self.adaptive : nil
         return SourceIO(
             source: reader, spec: spec, length: decryption == nil ? length : nil, reopen: reopen,
             onError: { [weak self] error in self?.fetchFailed(error, started: started) },
             onProgress: media ? { [budget] in budget.progressed() } : {},
-            onClose: { io in for metrics in io.finishedMetrics { log.record(metrics) } })
+            onClose: { io in
+                for metrics in io.finishedMetrics { log.record(metrics) }
+                if let adaptive, let last = io.finishedMetrics.last { adaptive.fetched(last) }
+            })
     }
 
     private static func option(_ options: OpaquePointer?, _ name: String) -> String? {

@@ -20,6 +20,11 @@ struct MediaOpener {
     var includeAudio: Bool
     /// How long the play goes on while its fetches fail.
     var failureBudget = FailureBudget(NetworkOptions())
+    /// With an audio rendition apart from the video (DASH), open the video alone and leave the
+    /// audio to `OpenedMedia.openDeferredAudio()`: FFmpeg's HLS demuxer would otherwise read the
+    /// audio's init section and first segment inside `avformat_open_input`, before the first
+    /// video frame.
+    var deferAudio = false
 
     /// Opens `url`, recording the manifest, open and probe instants in `timeline`.
     func open(_ url: URL, timeline: inout TTFFTimeline) throws -> OpenedMedia {
@@ -35,11 +40,21 @@ struct MediaOpener {
                                  budget: failureBudget)
         bridge.kinds = resolved.kinds
         bridge.virtualResources = resolved.virtualResources
-        let (top, demuxer) = try topLevel(resolved, bridge: bridge)
+        bridge.adaptive = resolved.adaptive
+        var opening = resolved
+        var deferred: DeferredAudio?
+        if deferAudio, let video = resolved.videoPlaylistURL, let videoURL = URL(string: video),
+           let videoText = resolved.virtualResources[video], let audio = resolved.audioPlaylistURL,
+           let audioText = resolved.virtualResources[audio] {
+            opening.url = videoURL
+            opening.content = .playlist(bytes: videoText, demuxer: "hls")
+            deferred = DeferredAudio(url: audio, playlist: audioText, opener: self, topLevel: url, resolved: resolved)
+        }
+        let (top, demuxer) = try topLevel(opening, bridge: bridge)
         let input: MediaInput
         do {
             input = try MediaInput(
-                url: resolved.url.absoluteString, top: top, formatName: demuxer, options: demux, bridge: bridge)
+                url: opening.url.absoluteString, top: top, formatName: demuxer, options: demux, bridge: bridge)
         } catch let error as ReelError where error.cause as? AVErrorCode == .invalidData {
             // The playlist was fine (Reel parsed it); what FFmpeg could not read is the media.
             guard let first = resolved.playlist?.segments.first else { throw error }
@@ -58,11 +73,30 @@ struct MediaOpener {
             throw ReelError(.noVideoStream, "'\(url.absoluteString)' has no video stream")
         }
         var audio: MediaInput.Stream?
-        if includeAudio, let index = input.bestStream(AVMEDIA_TYPE_AUDIO) ?? input.firstStream(.audio) {
+        if includeAudio, deferred == nil, let index = input.bestStream(AVMEDIA_TYPE_AUDIO) ?? input.firstStream(.audio) {
             audio = input.streams.first { $0.index == index }
         }
         return OpenedMedia(input: input, resolved: resolved, video: video, audio: audio,
-                           annexB: try AnnexBFilter.forStream(video))
+                           annexB: try AnnexBFilter.forStream(video), deferredAudio: includeAudio ? deferred : nil)
+    }
+
+    /// Opens the audio playlist Reel wrote for `resolved` as an input of its own, through a bridge
+    /// like the video's (same sources, log and cancellation). Blocking: the playback's thread.
+    func openAudio(_ audio: DeferredAudio) throws -> (MediaInput, MediaInput.Stream)? {
+        let bridge = InputBridge(factory: factory, cancellation: cancellation, policy: .forTopLevel(audio.topLevel), log: log,
+                                 budget: failureBudget)
+        bridge.kinds = audio.resolved.kinds
+        bridge.virtualResources = audio.resolved.virtualResources
+        guard let url = URL(string: audio.url) else { return nil }
+        var resolved = audio.resolved
+        resolved.url = url
+        resolved.content = .playlist(bytes: audio.playlist, demuxer: "hls")
+        let (top, demuxer) = try topLevel(resolved, bridge: bridge)
+        let input = try MediaInput(url: audio.url, top: top, formatName: demuxer, options: demux, bridge: bridge)
+        guard let index = input.bestStream(AVMEDIA_TYPE_AUDIO) ?? input.firstStream(.audio),
+              let stream = input.streams.first(where: { $0.index == index }) else { return nil }
+        input.discardAll(except: [index])
+        return (input, stream)
     }
 
     /// The top-level bytes the demuxer reads: Reel's playlist text from memory, or the media
@@ -98,6 +132,19 @@ struct MediaOpener {
     }
 }
 
+/// An audio rendition left out of an input's first open (`MediaOpener.deferAudio`): its playlist
+/// as Reel wrote it, to open once the first video frame is out.
+struct DeferredAudio {
+    var url: String
+    var playlist: [UInt8]
+    var opener: MediaOpener
+    var topLevel: URL
+    var resolved: ResolvedInput
+
+    /// Opens it: the input and its audio stream, or nil when it has none.
+    func open() throws -> (MediaInput, MediaInput.Stream)? { try opener.openAudio(self) }
+}
+
 /// An input open for decoding: the demuxer (with its bridge), what resolving it learned, the
 /// chosen streams, and the video's conversion to Annex B. Used on the thread that opened it.
 final class OpenedMedia {
@@ -109,14 +156,17 @@ final class OpenedMedia {
     /// Converts the video's packets from MP4's H.264 to Annex B (`PacketReader(_:)` applies it);
     /// nil when they are Annex B already.
     let annexB: AnnexBFilter?
+    /// The audio rendition to open after the first frame, when it was left out of the open.
+    let deferredAudio: DeferredAudio?
 
     init(input: MediaInput, resolved: ResolvedInput, video: MediaInput.Stream, audio: MediaInput.Stream?,
-         annexB: AnnexBFilter?) {
+         annexB: AnnexBFilter?, deferredAudio: DeferredAudio? = nil) {
         self.input = input
         self.resolved = resolved
         self.video = video
         self.audio = audio
         self.annexB = annexB
+        self.deferredAudio = deferredAudio
     }
 
     var bridge: InputBridge { input.bridge }

@@ -44,10 +44,12 @@ public actor Playback {
     private func play() throws -> PlaybackReport {
         let log = RequestLog()
         var timeline = TTFFTimeline()
-        let opener = MediaOpener(
+        var opener = MediaOpener(
             factory: factory, cancellation: cancellation, log: log, constraints: request.constraints,
             manifestLimits: request.manifestLimits,
             demux: request.demux, includeAudio: request.decodeAudio, failureBudget: request.failureBudget)
+        // A separate audio rendition opens after the first video frame, not before it.
+        opener.deferAudio = true
         let media = try opener.open(request.input, timeline: &timeline)
 
         // Codec open.
@@ -62,18 +64,35 @@ public actor Playback {
         let codecOpened = ContinuousClock.now
 
         // Decode.
-        let renderer = HeadlessRenderer(mode: request.mode, clock: clock, interval: media.frameInterval)
+        // Frames carry no pixels to the renderer, so holding `readAhead` of them costs nothing.
+        let capacity = max(8, Int((request.readAhead / media.frameInterval).rounded(.up)))
+        let renderer = HeadlessRenderer(mode: request.mode, clock: clock, capacity: capacity, interval: media.frameInterval)
+        let firstFrame = Locked<ContinuousClock.Instant?>(nil)
+        let fast = request.mode == .fast
+        // The adaptive rule's playhead: the media shown, or in fast mode the time since the first
+        // frame (as if it played in real time), so it switches as a real-time play would.
+        media.resolved.adaptive?.attach(
+            probe: {
+                let position = fast ? firstFrame.withLock { $0.map { ContinuousClock.now - $0 } } : renderer.shownMedia
+                return ABRPlayhead(position: position ?? .zero, stalls: renderer.stats.stalls)
+            },
+            onSwitch: { _ in })
         var core = DecodeCore(
             timeBase: media.video.timeBase, maxFrames: request.maxFrames, hashes: request.frameHashes,
             thumbnailPath: request.thumbnailPath, onFrameHash: onFrameHash)
         var reader = PacketReader(media)
+        var lateAudio: LateAudio?
         do {
             try decodeLoop(reader: &reader, video: video, videoIndex: media.video.index, audio: audio,
-                           audioIndex: audioIndex, renderer: renderer, core: &core)
+                           audioIndex: audioIndex, renderer: renderer, core: &core, firstFrame: firstFrame,
+                           deferred: media.deferredAudio, lateAudio: &lateAudio)
         } catch {
             renderer.stop()
+            lateAudio?.close()
             throw error
         }
+        lateAudio?.close()
+        if let late = lateAudio { audio = late.decoder }
         timeline.firstFrame = core.firstFrameAt
         let render = renderer.finish()
         // Transfers still open (a segment cut short by --frames) are logged as they close.
@@ -115,12 +134,16 @@ public actor Playback {
                 decodeErrors: core.decodeErrors, mediaSeconds: core.mediaSeconds),
             audio: audio.map { .init(codec: $0.format.codec, frames: core.audioFrames) },
             errors: media.bridge.errors.map(\.description) + (media.bridge.gaveUp.map { [$0.description] } ?? []) + core.notes.items,
-            wallMs: wallMs)
+            wallMs: wallMs, abr: media.resolved.adaptive?.report, bandwidth: factory.bandwidthMeter?.snapshot)
     }
 
     /// Reads packets and decodes them on this thread until the end, `maxFrames`, or cancellation.
     private func decodeLoop(reader: inout PacketReader, video: Decoder, videoIndex: Int, audio: Decoder?,
-                            audioIndex: Int?, renderer: HeadlessRenderer, core: inout DecodeCore) throws {
+                            audioIndex: Int?, renderer: HeadlessRenderer, core: inout DecodeCore,
+                            firstFrame: Locked<ContinuousClock.Instant?>, deferred: DeferredAudio?,
+                            lateAudio: inout LateAudio?) throws {
+        var audioPending = deferred
+        let timeBase = reader.input.streams.first { $0.index == videoIndex }?.timeBase
         let packet = Packet()
         reading: while true {
             // A play whose fetches kept failing ends where it got to, with the errors in its report.
@@ -140,11 +163,22 @@ public actor Playback {
             defer { packet.unref() }
             if packet.streamIndex == videoIndex {
                 guard try core.decodeVideo(packet, with: video, renderer: renderer) else { return }
+                if let first = core.firstFrameAt { firstFrame.withLock { $0 = $0 ?? first } }
+                if core.firstFrameAt != nil, let pending = audioPending {
+                    audioPending = nil
+                    do {
+                        lateAudio = try LateAudio(pending)
+                    } catch let error as ReelError {
+                        core.notes.add("the audio rendition could not be opened: \(error.description)")
+                    }
+                }
+                try lateAudio?.catchUp(to: timeBase.flatMap { packet.seconds(in: $0) }, core: &core)
             } else if packet.streamIndex == audioIndex, let audio {
                 core.decodeAudio(packet, with: audio)
             }
         }
         _ = try core.decodeVideo(nil, with: video, renderer: renderer)
         if let audio { core.decodeAudio(nil, with: audio) }
+        try lateAudio?.finish(core: &core)
     }
 }

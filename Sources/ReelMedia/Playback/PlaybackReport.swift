@@ -16,6 +16,11 @@ public struct PlaybackReport: Sendable, Codable {
     /// Non-fatal problems met on the way (a segment that failed to load, corrupt data).
     public var errors: [String]
     public var wallMs: Double
+    /// What adaptive bitrate did (the estimate, the start variant, each segment's variant, the
+    /// switches), for a master or an MPD; nil for a media playlist or file.
+    public var abr: ABRReport?
+    /// The bandwidth meter after the play, or nil without one.
+    public var bandwidth: BandwidthEstimate?
 
     public struct Phases: Sendable, Codable {
         public var manifestMs, openMs, probeMs, codecOpenMs, firstFrameMs: Double

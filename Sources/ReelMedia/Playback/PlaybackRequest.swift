@@ -23,6 +23,9 @@ public struct PlaybackRequest: Sendable {
     public var failureBudget = FailureBudget(NetworkOptions())
     /// What the input's manifest may make the parsers build (`manifest.*`).
     public var manifestLimits = ManifestLimits.default
+    /// Media decoded ahead of the display in real time (`playback.maxBufferMs`): the buffer that
+    /// rides out a slow segment, and what the adaptive rule sees ahead of the playhead.
+    public var readAhead: Duration = .seconds(3)
 
     public init(input: URL) { self.input = input }
 }

@@ -36,6 +36,7 @@ public final class Player: Sendable {
         var renderer: HeadlessRenderer?
         var queue: PacketQueue?
         var session: PlayerDecodeSession?
+        var adaptive: ABRController?
         var timeline: TTFFTimeline?
         var ttff: TTFFBreakdown?
         var firstFrameShown = false
@@ -193,7 +194,15 @@ public final class Player: Sendable {
             $0.queue = queue
             $0.session = session
             $0.timeline = opened.timeline
+            $0.adaptive = opened.adaptive
         }
+        // The adaptive rule sees where playback stands: the media shown and the times it ran dry.
+        opened.adaptive?.attach(
+            probe: { [weak self] in
+                let (stalls, playing) = self?.shared.withLock { ($0.rebuffers, $0.state == .playing) } ?? (0, false)
+                return ABRPlayhead(position: renderer.shownMedia ?? .zero, stalls: stalls, playing: playing)
+            },
+            onSwitch: { [weak self] change in self?.emit(.variantSwitched(change)) })
         if control.isStopped { return }
 
         ticket.setPriority(control.current.wantsPlay ? .playing : .mounted)
@@ -287,7 +296,8 @@ public final class Player: Sendable {
                 dropped: render.dropped, preemptions: shared.preemptions, ended: shared.ended,
                 previewElapsed: shared.previewElapsed, decodeErrors: shared.session?.decodeErrors ?? 0,
                 corruptPackets: corruptPackets, error: shared.failure?.description,
-                notes: notes + (shared.session?.notes ?? []), requests: network.requests, bytes: network.bytes)
+                notes: notes + (shared.session?.notes ?? []), requests: network.requests, bytes: network.bytes,
+                playedSeconds: shared.renderer?.shownMedia?.seconds ?? 0, abr: shared.adaptive?.report)
         }
         emit(.stopped)
         continuation.finish()

@@ -1,4 +1,5 @@
 import ReelCore
+import ReelNet
 
 /// What a player reports to its owner, in order, on `Player.events`.
 public enum PlayerEvent: Sendable, CustomStringConvertible {
@@ -21,6 +22,8 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
     /// The pool took the decoder back for a card that needed it more; the player keeps its
     /// position and takes a decoder again when told to play.
     case preempted
+    /// The next segment comes from another variant (adaptive bitrate), from its key frame on.
+    case variantSwitched(ABRReport.Switch)
     /// The video played for its preview limit (time playing, pauses excluded); the player paused.
     case previewElapsed(Duration)
     /// The video played to its end, this many frames in all; the decoder went back to the pool.
@@ -40,6 +43,7 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
         case .stalled: "stalled"
         case .rebuffered(let waited): "rebuffered(\(waited))"
         case .preempted: "preempted"
+        case .variantSwitched(let change): "variantSwitched(\(change.reason) at segment \(change.segment))"
         case .previewElapsed(let watched): "previewElapsed(\(watched))"
         case .ended(let frames): "ended(\(frames))"
         case .failed(let error): "failed(\(error))"

@@ -24,6 +24,8 @@ actor PlayerInput {
         var stream: StreamParameters
         var frameInterval: Duration
         var timeline: TTFFTimeline
+        /// The play's variant choice per segment, for a master or an MPD.
+        var adaptive: ABRController?
     }
 
     init(opener: MediaOpener, card: String) {
@@ -40,7 +42,8 @@ actor PlayerInput {
         media.input.discardAll(except: [media.video.index])
         self.media = media
         reader = PacketReader(media)
-        return Opened(stream: try media.videoStreamParameters(), frameInterval: media.frameInterval, timeline: timeline)
+        return Opened(stream: try media.videoStreamParameters(), frameInterval: media.frameInterval, timeline: timeline,
+                      adaptive: media.resolved.adaptive)
     }
 
     /// Reads video packets into `queue` while `policy` allows, until the end or the queue closes.

@@ -25,7 +25,7 @@ public struct PlayerOptions: Sendable {
     /// variant, `manifest.*` for parsing, `playback.*` for buffering.
     public init(config: ReelConfig) {
         demux = DemuxOptions(config.decoder)
-        constraints = PlaybackConstraints(config.device)
+        constraints = PlaybackConstraints(config)
         manifestLimits = ManifestLimits(config.manifest)
         buffer = BufferPolicy(config.playback)
         preroll = config.playback.prerollFirstFrame

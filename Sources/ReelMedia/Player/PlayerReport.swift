@@ -1,3 +1,5 @@
+import ReelNet
+
 /// What one player did from mount to unmount, returned by `Player.stop()`.
 public struct PlayerReport: Sendable, Codable {
     public var card: String
@@ -25,4 +27,8 @@ public struct PlayerReport: Sendable, Codable {
     public var notes: [String]
     public var requests: Int
     public var bytes: Int64
+    /// Media time played, from the first frame shown to the last.
+    public var playedSeconds: Double = 0
+    /// The variant of each segment and the switches, for a master or an MPD.
+    public var abr: ABRReport?
 }

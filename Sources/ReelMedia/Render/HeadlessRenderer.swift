@@ -36,6 +36,8 @@ public final class HeadlessRenderer: @unchecked Sendable {
     /// Presentation times of shown frames, for the fps figure.
     private var firstShown: Duration?
     private var lastShown: Duration?
+    /// Timestamps of the first and the last frame shown, for the playhead.
+    private var shownPTS: (first: Double, last: Double)?
 
     /// `interval` is the nominal frame duration (1/fps) used to judge drops.
     public init(mode: Mode, clock: any FrameClock = MonotonicFrameClock(), capacity: Int = 8,
@@ -66,7 +68,7 @@ public final class HeadlessRenderer: @unchecked Sendable {
             guard case .present(let due) = decision else { return }
             pacer.presented(due: due, shownAt: due)
             fastClock = due
-            note(shownAt: due)
+            note(shownAt: due, pts: frame.pts)
         case .realTime:
             while queue.count >= capacity && !finished && !paused { condition.wait() }
             queue.append(frame)
@@ -137,9 +139,18 @@ public final class HeadlessRenderer: @unchecked Sendable {
         return Double(pacer.stats.presented - 1) / (last - first).seconds
     }
 
-    private func note(shownAt: Duration) {
+    /// Media time from the first frame shown to the one shown last: where the playhead stands
+    /// (nil before the first frame).
+    public var shownMedia: Duration? {
+        condition.lock()
+        defer { condition.unlock() }
+        return shownPTS.map { .seconds(max(0, $0.last - $0.first)) }
+    }
+
+    private func note(shownAt: Duration, pts: Double) {
         if firstShown == nil { firstShown = shownAt }
         lastShown = shownAt
+        shownPTS = (shownPTS?.first ?? pts, max(shownPTS?.last ?? pts, pts))
     }
 
     private func renderLoop() {
@@ -158,7 +169,7 @@ public final class HeadlessRenderer: @unchecked Sendable {
             let shownAt = clock.now()
             condition.lock()
             pacer.presented(due: due, shownAt: shownAt)
-            note(shownAt: shownAt)
+            note(shownAt: shownAt, pts: frame.pts)
         }
         drained = true
         condition.broadcast()

@@ -25,7 +25,7 @@ public final class Cache: Sendable {
     public let disabledReason: String?
     let path: String
     let state: Locked<State>
-    private let store: Locked<CacheIndexStore?>
+    let store: Locked<CacheIndexStore?>
     private let lockDescriptor: Int32
     /// Where the cache says what went wrong (`reel.cache` unless the opener gave another).
     let logger: Logger

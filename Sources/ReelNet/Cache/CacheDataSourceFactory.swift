@@ -24,6 +24,8 @@ public struct CacheDataSourceFactory: DataSourceFactory {
 
     public var cacheContext: CacheContext? { CacheContext(cache: cache, reachability: reachability) }
 
+    public var bandwidthMeter: BandwidthMeter? { upstream.bandwidthMeter }
+
     /// The same factory with another origin tag (prefetch and playback share a cache).
     public func withOrigin(_ origin: CacheOrigin) -> CacheDataSourceFactory {
         CacheDataSourceFactory(cache: cache, upstream: upstream, origin: origin, reachability: reachability)

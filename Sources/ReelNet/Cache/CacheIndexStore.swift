@@ -10,7 +10,8 @@ import ReelCore
 ///           complete INTEGER, checksum INTEGER, live INTEGER, origin TEXT, used INTEGER,
 ///           lastAccess INTEGER)
 ///     counter(name TEXT PRIMARY KEY, value INTEGER)      hits, misses, hitBytes, missBytes
-///     meta(name TEXT PRIMARY KEY, value TEXT)            open: "1" while a process uses the cache
+///     meta(name TEXT PRIMARY KEY, value TEXT)            open: "1" while a process uses the cache;
+///                                                        bandwidth.<network>: a remembered estimate in kbps
 ///
 /// Blocking; used only from the cache's callers' threads under the cache's index lock.
 final class CacheIndexStore {
@@ -131,6 +132,22 @@ final class CacheIndexStore {
         try wrap("writing") {
             try queue.write { db in
                 try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES ('open', ?)", arguments: [open ? "1" : "0"])
+            }
+        }
+    }
+
+    /// A value of the `meta` table, or nil.
+    func meta(_ name: String) throws -> String? {
+        try wrap("reading") {
+            try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = ?", arguments: [name]) }
+        }
+    }
+
+    /// Sets a value of the `meta` table, committed at once.
+    func setMeta(_ name: String, _ value: String) throws {
+        try wrap("writing") {
+            try queue.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)", arguments: [name, value])
             }
         }
     }

@@ -1,5 +1,7 @@
 /// What the player can show and afford, fed to `VariantSelector`: the picture box, the current
-/// bandwidth estimate, and low-end mode with its own smaller box.
+/// bandwidth estimate, and low-end mode with its own smaller box. With `adaptive` set the
+/// bandwidth is the bandwidth meter's estimate at the time of the choice (times the safety
+/// factor) and the play may switch variants (`ABRController`).
 public struct PlaybackConstraints: Sendable, Hashable {
     /// The largest picture worth decoding (the card's size in pixels, or the screen's).
     public var maxWidth: Int
@@ -10,10 +12,12 @@ public struct PlaybackConstraints: Sendable, Hashable {
     public var isLowEnd: Bool
     public var lowEndMaxWidth: Int
     public var lowEndMaxHeight: Int
+    /// Adaptive bitrate, when on: how the estimate is used and whether plays switch.
+    public var adaptive: ABRParameters?
 
     public init(
         maxWidth: Int = .max, maxHeight: Int = .max, bandwidthBitsPerSecond: Int? = nil, isLowEnd: Bool = false,
-        lowEndMaxWidth: Int = 540, lowEndMaxHeight: Int = 960
+        lowEndMaxWidth: Int = 540, lowEndMaxHeight: Int = 960, adaptive: ABRParameters? = nil
     ) {
         self.maxWidth = maxWidth
         self.maxHeight = maxHeight
@@ -21,6 +25,16 @@ public struct PlaybackConstraints: Sendable, Hashable {
         self.isLowEnd = isLowEnd
         self.lowEndMaxWidth = lowEndMaxWidth
         self.lowEndMaxHeight = lowEndMaxHeight
+        self.adaptive = adaptive
+    }
+
+    /// The constraints for a choice made now: with `adaptive` and a meter, the bandwidth is the
+    /// meter's estimate times the safety factor.
+    public func now(meter: BandwidthMeter?) -> PlaybackConstraints {
+        guard let adaptive, let meter else { return self }
+        var current = self
+        current.bandwidthBitsPerSecond = adaptive.affordable(meter.bitsPerSecond)
+        return current
     }
 
     /// The box a variant must fit, as (long side, short side): orientation does not matter, so

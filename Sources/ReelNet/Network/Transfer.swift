@@ -27,7 +27,11 @@ final class Transfer {
     /// Low-speed watchdog: bytes and time at the start of the current window.
     var windowStart: ContinuousClock.Instant
     var windowBytes: Int64 = 0
+    /// The attempt's request has left (the watchdog's first window starts then, not before).
+    var requestSent = false
     var paused = false
+    /// Counted as under way by the engine's `ThroughputSampler` (a metered attempt, not paused).
+    var metering = false
     var cancelled = false
     /// Attempts that ended in a stall (a low-speed timeout).
     var stalls = 0
@@ -43,6 +47,10 @@ final class Transfer {
         self.windowStart = now
         self.remaining = spec.length
     }
+
+    /// Whether its bytes measure the network for the bandwidth meter: media (segments, files),
+    /// not playlists, keys or images, whose few bytes mostly measure latency.
+    var isMetered: Bool { spec.kind == .segment || spec.kind == .media }
 
     /// The first byte of the resource this attempt asks for: resumes after what was delivered.
     var resumeOffset: Int64 { spec.offset + stream.deliveredBytes }

@@ -26,6 +26,11 @@ final class TransferCore: @unchecked Sendable {
     }
 
     let options: NetworkOptions
+    /// Fed a sample whenever a metered transfer stops or pauses (`ThroughputSampler`).
+    let meter: BandwidthMeter
+    private var sampler = ThroughputSampler()
+    /// The sampler's clock origin.
+    private let began = ContinuousClock.now
     private let multi: UnsafeMutableRawPointer
     private let inbox = Locked(Inbox())
     private let stats = Locked(TransferEngine.Statistics())
@@ -34,9 +39,10 @@ final class TransferCore: @unchecked Sendable {
     private var idleHandles: [UnsafeMutableRawPointer] = []
     private let finished = DispatchSemaphore(value: 0)
 
-    init(options: NetworkOptions) {
+    init(options: NetworkOptions, meter: BandwidthMeter) {
         CurlGlobal.initialize()
         self.options = options
+        self.meter = meter
         guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         self.multi = multi
         _ = reel_shim_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
@@ -161,8 +167,10 @@ final class TransferCore: @unchecked Sendable {
         transfer.retryAt = nil
         transfer.attempts += 1
         transfer.responseSeen = false
+        transfer.requestSent = false
         transfer.windowStart = .now
         transfer.windowBytes = 0
+        beginMetering(transfer)
         stats.withLock { $0.attempts += 1 }
         transfer.stream.updateMetrics { $0.attempts = transfer.attempts }
         let reused = idleHandles.popLast()
@@ -222,6 +230,7 @@ final class TransferCore: @unchecked Sendable {
         transfer.paused = false
         transfer.windowStart = .now
         transfer.windowBytes = 0
+        beginMetering(transfer)
         _ = curl_easy_pause(easy, reel_shim_curlpause_cont)
     }
 
@@ -255,6 +264,7 @@ final class TransferCore: @unchecked Sendable {
         let retryable = (code.isTransient || (code == .httpReturnedError && status >= 500))
             && transfer.stalls <= options.stallRetries
         if retryable && transfer.attempts <= options.maxRetries && !transfer.cancelled {
+            endMetering(transfer)
             detachHandle(transfer)
             let backoff = options.retryBackoffMs << (transfer.attempts - 1)
             transfer.retryAt = .now + .milliseconds(backoff)
@@ -351,11 +361,28 @@ final class TransferCore: @unchecked Sendable {
         }
         // Returning less than offered makes libcurl end the attempt with a write error.
         if transfer.refusal != nil { return 0 }
+        let before = transfer.stream.deliveredBytes
         guard let taken = transfer.deliver(bytes) else {
             transfer.paused = true
+            endMetering(transfer)
             return reel_shim_curl_writefunc_pause
         }
+        if transfer.metering { sampler.received(Int(transfer.stream.deliveredBytes - before)) }
         return taken
+    }
+
+    /// A metered transfer's attempt is under way (started or resumed): its time counts.
+    private func beginMetering(_ transfer: Transfer) {
+        guard transfer.isMetered, !transfer.metering else { return }
+        transfer.metering = true
+        sampler.began(at: .now - began)
+    }
+
+    /// A metered transfer stopped or paused: the sample it closes goes to the meter.
+    private func endMetering(_ transfer: Transfer) {
+        guard transfer.metering else { return }
+        transfer.metering = false
+        if let sample = sampler.ended(at: .now - began) { meter.add(bytes: sample.bytes, elapsed: sample.elapsed) }
     }
 
     private func recordTimings(_ transfer: Transfer, easy: UnsafeMutableRawPointer) {
@@ -378,6 +405,15 @@ final class TransferCore: @unchecked Sendable {
         }
     }
 
+    /// Whether the attempt's request has left: libcurl has a connection for it and is about to
+    /// send (its pre-transfer time is set). The corresponding C function is `curl_easy_getinfo`
+    /// with `CURLINFO_PRETRANSFER_TIME_T`.
+    private func requestSent(_ easy: UnsafeMutableRawPointer) -> Bool {
+        var micros: curl_off_t = 0
+        _ = reel_shim_curl_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &micros)
+        return micros > 0
+    }
+
     private func responseCode(_ easy: UnsafeMutableRawPointer) -> Int {
         var code = 0
         _ = reel_shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code)
@@ -391,11 +427,21 @@ final class TransferCore: @unchecked Sendable {
     }
 
     /// The low-speed watchdog: an attempt that receives less than the limit over the window
-    /// (including a server that never answers) is abandoned and retried.
+    /// (including a server that never answers) is abandoned and retried. The window starts once
+    /// the request is on its way: an attempt waiting for one of the host's connections
+    /// (`maxConnectionsPerHost`) or still connecting (bounded by `connectTimeoutMs`) is not slow.
     private func checkStalls(now: ContinuousClock.Instant) {
         let window = Duration.milliseconds(options.lowSpeedTimeMs)
         let minimum = Int64(options.lowSpeedLimitBytesPerSecond) * Int64(options.lowSpeedTimeMs) / 1000
         for transfer in Array(transfers.values) where transfer.easy != nil && !transfer.paused {
+            if !transfer.requestSent {
+                // Until the request leaves, the window keeps starting over; once it has, the
+                // first window is a whole one from then.
+                if let easy = transfer.easy, requestSent(easy) { transfer.requestSent = true }
+                transfer.windowStart = now
+                transfer.windowBytes = 0
+                continue
+            }
             guard now - transfer.windowStart >= window else { continue }
             if transfer.windowBytes < max(1, minimum) {
                 if let easy = transfer.easy { _ = curl_multi_remove_handle(multi, easy) }
@@ -417,6 +463,7 @@ final class TransferCore: @unchecked Sendable {
     }
 
     private func finish(_ transfer: Transfer, error: ReelError?) {
+        endMetering(transfer)
         detachHandle(transfer)
         transfers[ObjectIdentifier(transfer.stream)] = nil
         let bytes = transfer.stream.deliveredBytes

@@ -20,11 +20,16 @@ public final class TransferEngine: Sendable {
 
     public var options: NetworkOptions { core.options }
 
+    /// Measures the network from this engine's segment and media transfers.
+    public var meter: BandwidthMeter { core.meter }
+
     /// A process-wide engine with the default options.
     public static let shared = TransferEngine()
 
-    public init(options: NetworkOptions = NetworkOptions()) {
-        core = TransferCore(options: options)
+    /// An engine whose transfers feed `meter` (by default a meter starting from the
+    /// configuration's default estimate).
+    public init(options: NetworkOptions = NetworkOptions(), meter: BandwidthMeter? = nil) {
+        core = TransferCore(options: options, meter: meter ?? BandwidthMeter(config: ReelConfig()))
     }
 
     deinit {

@@ -57,4 +57,6 @@ public struct URLDataSourceFactory: DataSourceFactory {
     public func makeDataSource(cancellation: Cancellation) -> any DataSource {
         URLDataSource(engine: engine, cancellation: cancellation, allowLocalFiles: allowLocalFiles)
     }
+
+    public var bandwidthMeter: BandwidthMeter? { engine.meter }
 }

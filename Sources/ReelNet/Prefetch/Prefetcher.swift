@@ -70,7 +70,7 @@ public actor Prefetcher {
     public init(factory: CacheDataSourceFactory, config: ReelConfig, includeAudio: Bool = true, eventBufferLimit: Int = 65_536) {
         self.factory = factory.withOrigin(.prefetch)
         self.config = config
-        self.constraints = PlaybackConstraints(config.device)
+        self.constraints = PlaybackConstraints(config)
         self.manifestLimits = ManifestLimits(config.manifest)
         self.includeAudio = includeAudio
         self.order = PrefetchCategory.order(config)

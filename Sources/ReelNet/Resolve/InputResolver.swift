@@ -71,7 +71,8 @@ public struct InputResolver {
         case .media(let playlist):
             return try mediaInput(playlist, bytes: body, variant: nil)
         case .master(let master):
-            guard let variant = VariantSelector.select(from: master.variants, constraints: constraints) else {
+            let current = constraints.now(meter: factory.bandwidthMeter)
+            guard let variant = startVariant(of: master.variants, constraints: current) else {
                 throw ReelError(.malformedPlaylist, "master playlist '\(url.absoluteString)' lists no variants")
             }
             let policy = URLPolicy(allowLocalFiles: url.isFileURL)
@@ -82,13 +83,33 @@ public struct InputResolver {
                 throw ReelError(.malformedPlaylist,
                                 "variant '\(variant.resolvedURL.absoluteString)' of '\(url.absoluteString)' is not a media playlist (a master listing a master, or itself)")
             }
-            return try mediaInput(playlist, bytes: variantBytes, variant: variant.resolvedURL, topLevel: url)
+            var resolved = try mediaInput(playlist, bytes: variantBytes, variant: variant.resolvedURL, topLevel: url)
+            let start = master.variants.firstIndex(of: variant) ?? 0
+            let controller = ABRController(
+                master: url, ladder: master.variants.map { ABRRung(bandwidth: $0.bandwidth, resolution: $0.resolution) },
+                variantURLs: master.variants.map(\.resolvedURL), names: master.variants.map(\.resolvedURL.absoluteString),
+                start: start, played: playlist, constraints: constraints,
+                startEstimate: factory.bandwidthMeter?.bitsPerSecond ?? constraints.bandwidthBitsPerSecond ?? 0,
+                factory: factory, cancellation: cancellation, log: log, limits: limits)
+            if let text = controller.virtualPlaylist { resolved.content = .playlist(bytes: text, demuxer: "hls") }
+            resolved.adaptive = controller
+            return resolved
         case .dash(let dash):
-            guard let rendition = VariantSelector.select(from: dash.videoRenditions, constraints: constraints) else {
+            let renditions = dash.videoRenditions
+            guard let rendition = VariantSelector.select(from: renditions, constraints: constraints.now(meter: factory.bandwidthMeter)) else {
                 throw ReelError(.malformedManifest, "MPD '\(url.absoluteString)' has no video representation")
             }
             let audio = includeAudio ? dash.renditions.first(where: { $0.type == .audio && !$0.segments.isEmpty }) : nil
-            return try dashInput(url, video: rendition, audio: audio)
+            var resolved = try dashInput(url, video: rendition, audio: audio)
+            // Representations share init sections per representation: a DASH play keeps its
+            // start variant, and the controller records its segments.
+            resolved.adaptive = ABRController(
+                master: url, ladder: renditions.map { ABRRung(bandwidth: $0.bandwidth ?? 0, resolution: $0.resolution) },
+                variantURLs: renditions.map(\.url), names: renditions.map { "\($0.url.absoluteString)#\($0.id)" },
+                start: renditions.firstIndex(of: rendition) ?? 0, played: rendition.playlist,
+                constraints: PlaybackConstraints(), startEstimate: factory.bandwidthMeter?.bitsPerSecond ?? 0,
+                factory: factory, cancellation: cancellation, log: log, limits: limits)
+            return resolved
         }
     }
 
@@ -108,6 +129,8 @@ public struct InputResolver {
             let audioURL = Self.virtualURL(url, "audio-\(audio.id)")
             resolved.virtualResources[videoURL] = Array(videoText.utf8)
             resolved.virtualResources[audioURL] = Array(writer.render(audio).utf8)
+            resolved.videoPlaylistURL = videoURL
+            resolved.audioPlaylistURL = audioURL
             let master = "#EXTM3U\n#EXT-X-VERSION:7\n"
                 + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"\(audio.id)\",DEFAULT=YES,AUTOSELECT=YES,URI=\"\(audioURL)\"\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=\(rendition.bandwidth ?? 1),AUDIO=\"audio\"\n\(videoURL)\n"

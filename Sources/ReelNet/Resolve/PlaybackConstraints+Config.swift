@@ -10,4 +10,12 @@ extension PlaybackConstraints {
             bandwidthBitsPerSecond: device.bandwidthEstimateKbps * 1000, isLowEnd: device.isLowEnd,
             lowEndMaxWidth: device.lowEndMaxVideoWidth, lowEndMaxHeight: device.lowEndMaxVideoHeight)
     }
+
+    /// The constraints the configuration describes: the device's, and with `abr.enabled` the
+    /// adaptive rule's parameters (the choice then follows the bandwidth meter). Playback and
+    /// prefetch both build them this way.
+    public init(_ config: ReelConfig) {
+        self.init(config.device)
+        if config.abr.enabled { adaptive = ABRParameters(config.abr) }
+    }
 }

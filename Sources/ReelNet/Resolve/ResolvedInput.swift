@@ -27,8 +27,16 @@ public struct ResolvedInput {
     public var playlist: MediaPlaylist?
     /// The separate audio rendition handed to the demuxer with it (DASH), if any.
     public var audioPlaylist: MediaPlaylist?
+    /// With a separate audio rendition: the names of the video's and the audio's playlists in
+    /// `virtualResources`, so a player can open the video alone and the audio after its first
+    /// frame (`MediaOpener`'s `deferAudio`).
+    public var videoPlaylistURL: String?
+    public var audioPlaylistURL: String?
     /// Set when the input was resolved from the cache alone (offline playback).
     public var offline: OfflineSelection?
+    /// The variant choice of a master or MPD, segment by segment: it records which variant each
+    /// segment came from and, when the play can switch, chooses it (`ABRController`).
+    public var adaptive: ABRController?
 
     public init(url: URL, content: Content, variant: URL? = nil) {
         self.url = url

@@ -1,0 +1,116 @@
+/// The adaptive bitrate rule: a throughput rule with buffer hysteresis, decided at each segment
+/// boundary (docs/abr.md). Every choice of "the variant this bandwidth affords" goes through
+/// `VariantSelector`, the code the start variant and prefetch use, under the device's picture box.
+///
+/// - A stall since the last segment: down at least one step, to what the lower of the estimate
+///   and the last segment's own throughput affords.
+/// - That lower figure affords less than the current variant: down to it, but only when the
+///   buffer is short (under `lowBuffer`, or shorter than fetching the next segment at the current
+///   bitrate would take); a healthy buffer, or a player that does not play yet, rides out a dip.
+/// - The estimate affords more: up to it once it has done so for `upHold` and `minBufferForUp`
+///   of media is ahead (an up-switch costs a bigger segment while the buffer is what it is).
+/// - Otherwise the variant holds.
+///
+/// Pure: inputs and a clock reading in, a decision out; `ABRController` performs it.
+public struct ABRPolicy: Sendable {
+    public let ladder: [ABRRung]
+    public let constraints: PlaybackConstraints
+    public let parameters: ABRParameters
+    /// The variant of the last decision.
+    public private(set) var current: Int
+    /// Variants that cannot be switched to (their segments do not line up).
+    public private(set) var excluded: Set<Int> = []
+    /// Since when the estimate has afforded a variant above the current one.
+    private var upSince: Duration?
+    private var stallsSeen = 0
+
+    /// A rule over `ladder` starting at `start` (the start variant, chosen by `startIndex`).
+    public init(ladder: [ABRRung], constraints: PlaybackConstraints, parameters: ABRParameters, start: Int) {
+        self.ladder = ladder
+        self.constraints = constraints
+        self.parameters = parameters
+        self.current = min(max(0, start), max(0, ladder.count - 1))
+    }
+
+    /// The start variant for `estimate` bits per second: what `VariantSelector` picks when the
+    /// estimate times the safety factor is the bandwidth.
+    public static func startIndex(ladder: [ABRRung], constraints: PlaybackConstraints, parameters: ABRParameters,
+                                  estimate: Int) -> Int? {
+        var limited = constraints
+        limited.bandwidthBitsPerSecond = parameters.affordable(estimate)
+        return VariantSelector.selectIndex(ladder.map { ($0.bandwidth, $0.resolution) }, constraints: limited)
+    }
+
+    /// The variant just chosen, `index`, cannot be played: its playlist does not line up with the
+    /// one played (`permanently`: never chosen again) or could not be read now. The rule goes back
+    /// to `previous`, the variant of the segment before.
+    public mutating func reject(_ index: Int, back previous: Int, permanently: Bool) {
+        if permanently && index != previous { excluded.insert(index) }
+        current = min(max(0, previous), ladder.count - 1)
+        upSince = nil
+    }
+
+    /// The variant for the next segment.
+    public mutating func decide(_ input: ABRInput) -> ABRDecision {
+        let newStall = input.stalls > stallsSeen
+        stallsSeen = max(stallsSeen, input.stalls)
+        guard parameters.switching, ladder.count > 1 else { return ABRDecision(variant: current, reason: .hold) }
+
+        let sustained = afforded(input.estimate)
+        let cautious = afforded(min(input.estimate, input.lastThroughput ?? input.estimate))
+        let now = ladder[current].bandwidth
+        if newStall {
+            let target = [cautious, stepDown(from: current)].min { ladder[$0].bandwidth < ladder[$1].bandwidth }!
+            return move(to: target, reason: .downStall)
+        }
+        if ladder[cautious].bandwidth < now {
+            upSince = nil
+            // A playhead that does not move is in no hurry: the fetch can take what it takes.
+            guard let buffered = input.buffered else { return ABRDecision(variant: current, reason: .hold) }
+            if buffered < parameters.lowBuffer { return move(to: cautious, reason: .downBuffer) }
+            // Seconds to fetch the next segment at the current bitrate with what the network gives.
+            let fetch = input.segmentDuration * (Double(now) / Double(max(1, min(input.estimate, input.lastThroughput ?? input.estimate))))
+            if fetch >= buffered { return move(to: cautious, reason: .downThroughput) }
+            return ABRDecision(variant: current, reason: .hold)
+        }
+        if ladder[sustained].bandwidth > now {
+            let since = upSince ?? input.now
+            upSince = since
+            if input.now - since >= parameters.upHold, (input.buffered ?? .seconds(3600)) >= parameters.minBufferForUp {
+                return move(to: sustained, reason: .up)
+            }
+            return ABRDecision(variant: current, reason: .hold)
+        }
+        upSince = nil
+        return ABRDecision(variant: current, reason: .hold)
+    }
+
+    private mutating func move(to target: Int, reason: ABRDecision.Reason) -> ABRDecision {
+        guard target != current else { return ABRDecision(variant: current, reason: .hold) }
+        current = target
+        upSince = nil
+        return ABRDecision(variant: target, reason: reason)
+    }
+
+    /// The usable variant `VariantSelector` picks when `estimate` times the safety factor is the
+    /// bandwidth (the lowest usable one when none fits).
+    private func afforded(_ estimate: Int) -> Int {
+        let usable = usableIndices
+        var limited = constraints
+        limited.bandwidthBitsPerSecond = parameters.affordable(estimate)
+        let choice = VariantSelector.selectIndex(usable.map { (ladder[$0].bandwidth, ladder[$0].resolution) }, constraints: limited)
+        return choice.map { usable[$0] } ?? current
+    }
+
+    /// The usable variant just below `index` in bandwidth, within the picture box (itself at the bottom).
+    private func stepDown(from index: Int) -> Int {
+        let box = usableIndices.filter { VariantSelector.fits(0, ladder[$0].resolution, constraints) || $0 == index }
+        let lower = box.filter { ladder[$0].bandwidth < ladder[index].bandwidth }
+        return lower.max { ladder[$0].bandwidth < ladder[$1].bandwidth } ?? index
+    }
+
+    /// Variants the rule may choose: all but the excluded (the current one always).
+    private var usableIndices: [Int] {
+        ladder.indices.filter { !excluded.contains($0) || $0 == current }
+    }
+}

@@ -1,0 +1,74 @@
+/// What the adaptive rule did in one play, as `reel play --json` prints it (`abr`) and a feed
+/// session folds into its summary: the estimate, the start variant, the variant of each segment
+/// fetched, and the switches. Variants are named by their media playlist URL.
+public struct ABRReport: Sendable, Hashable, Codable {
+    /// One segment the demuxer fetched.
+    public struct Segment: Sendable, Hashable, Codable {
+        public var index: Int
+        public var variant: String
+        /// The variant's peak bitrate (`BANDWIDTH`), in kilobits per second.
+        public var kbps: Int
+        /// How long the segment plays.
+        public var seconds: Double
+
+        public init(index: Int, variant: String, kbps: Int, seconds: Double) {
+            self.index = index
+            self.variant = variant
+            self.kbps = kbps
+            self.seconds = seconds
+        }
+    }
+
+    /// A change of variant at a segment boundary.
+    public struct Switch: Sendable, Hashable, Codable {
+        /// The first segment of the new variant.
+        public var segment: Int
+        public var from: String
+        public var to: String
+        /// `up`, `down-throughput`, `down-buffer` or `down-stall` (`ABRDecision.Reason`).
+        public var reason: String
+
+        public init(segment: Int, from: String, to: String, reason: String) {
+            self.segment = segment
+            self.from = from
+            self.to = to
+            self.reason = reason
+        }
+
+        public var isUp: Bool { reason == ABRDecision.Reason.up.rawValue }
+    }
+
+    /// The meter's estimate when the report was made, in kilobits per second.
+    public var estimateKbps: Int
+    /// The estimate the start variant was chosen with, in kilobits per second.
+    public var startEstimateKbps: Int
+    public var startVariant: String
+    /// Whether the play could switch (ABR on, a ladder of aligned segments without keys or init
+    /// sections); otherwise every segment is the start variant's.
+    public var adaptive: Bool
+    public var segments: [Segment]
+    public var switches: [Switch]
+
+    public init(estimateKbps: Int, startEstimateKbps: Int, startVariant: String, adaptive: Bool,
+                segments: [Segment] = [], switches: [Switch] = []) {
+        self.estimateKbps = estimateKbps
+        self.startEstimateKbps = startEstimateKbps
+        self.startVariant = startVariant
+        self.adaptive = adaptive
+        self.segments = segments
+        self.switches = switches
+    }
+
+    /// Media seconds of each segment within the first `played` seconds of the stream (segments
+    /// in play order from 0), with the segment's variant and bitrate.
+    public func played(seconds played: Double) -> [(variant: String, kbps: Int, seconds: Double)] {
+        var start = 0.0
+        var result: [(variant: String, kbps: Int, seconds: Double)] = []
+        for segment in segments.sorted(by: { $0.index < $1.index }) {
+            let share = min(segment.seconds, max(0, played - start))
+            if share > 0 { result.append((segment.variant, segment.kbps, share)) }
+            start += segment.seconds
+        }
+        return result
+    }
+}

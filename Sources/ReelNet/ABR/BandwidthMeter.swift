@@ -1,0 +1,39 @@
+import ReelCore
+
+/// The process's (or a session's) bandwidth meter: the transfer engine feeds it a sample per
+/// metered transfer (segments and media files, playback and prefetch alike; cache hits never
+/// reach the network, so never the meter), and variant choices read its estimate. A thin
+/// thread-safe wrapper around the pure `BandwidthEstimator`.
+public final class BandwidthMeter: Sendable {
+    private let estimator: Locked<BandwidthEstimator>
+    /// Changed after every sample, for whoever waits for measurements (tests).
+    public let changes = ChangeSignal()
+
+    public init(initialBitsPerSecond: Int, parameters: BandwidthEstimator.Parameters = .init()) {
+        estimator = Locked(BandwidthEstimator(initialBitsPerSecond: initialBitsPerSecond, parameters: parameters))
+    }
+
+    /// A meter as the configuration describes it: starting from `initialKbps` (a remembered
+    /// estimate) or else `device.bandwidthEstimateKbps`, with the `abr.meter.*` window.
+    public convenience init(config: ReelConfig, initialKbps: Int? = nil) {
+        self.init(initialBitsPerSecond: (initialKbps ?? config.device.bandwidthEstimateKbps) * 1000,
+                  parameters: BandwidthEstimator.Parameters(config.abr.meter))
+    }
+
+    /// One sample: `bytes` arrived over `elapsed` of transfer time.
+    public func add(bytes: Int64, elapsed: Duration) {
+        estimator.withLock { $0.add(bytes: bytes, elapsed: elapsed) }
+        changes.changed()
+    }
+
+    /// The estimate now, in bits per second.
+    public var bitsPerSecond: Int { estimator.withLock { $0.bitsPerSecond } }
+
+    /// The estimate now, for reports.
+    public var snapshot: BandwidthEstimate {
+        estimator.withLock {
+            BandwidthEstimate(estimateKbps: ($0.bitsPerSecond + 500) / 1000, samples: $0.samples, measured: $0.isMeasured,
+                              initialKbps: ($0.initialBitsPerSecond + 500) / 1000)
+        }
+    }
+}
