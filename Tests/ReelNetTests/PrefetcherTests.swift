@@ -168,7 +168,10 @@ struct PrefetcherTests {
         }
     }
 
-    @Test func aSegmentPlaybackIsFetchingIsNotFetchedAgain() async throws {
+    /// A player that opened a segment and stopped reading (a prepared player rests after a
+    /// little; an unmounted one leaves): prefetch follows its transfer and pulls the rest, so the
+    /// segment is cached whole after one request, even when the player then goes away.
+    @Test func aSegmentPlaybackIsFetchingIsFollowedToItsEndNotFetchedAgain() async throws {
         let files = try PrefetchFixture.sample("s01")
         try await CacheHarness.with(files, profile: Self.slow) { harness in
             let cache = try await harness.openCache()
@@ -183,11 +186,13 @@ struct PrefetcherTests {
             #expect(cache.status(of: spec.cacheKey) == .inFlight(origin: .playback))
             let id = await prefetcher.enqueue(PrefetchRequest(videoURL: harness.url("s01/index.m3u8"), segments: 1))
             #expect(await log.wait(for: "done", of: id))
-            let rest = try await BlockingPool.shared.run { () -> [UInt8] in
-                defer { player.source.close() }
-                return try player.source.read(upTo: .max)
-            }
-            #expect(head + rest == files["s01/seg_000.ts"])
+            // The player goes away without reading on: the segment is whole in the cache.
+            try await BlockingPool.shared.run { player.source.close() }
+            let size = Int64(try #require(files["s01/seg_000.ts"]).count)
+            #expect(await cache.progress.wait { cache.status(of: spec.cacheKey) == .complete(bytes: size) },
+                    "the segment is \(cache.status(of: spec.cacheKey)) after prefetch was done")
+            let (cached, _) = try await CacheHarness.read(harness.factory(cache), spec)
+            #expect(Array(cached.prefix(head.count)) == head && cached == files["s01/seg_000.ts"])
             #expect(harness.server.bill().paths["/s01/seg_000.ts"]?.requests == 1)
             #expect(await harness.finishedRequests(for: "/s01/seg_000.ts").count == 1)
             await prefetcher.shutdown()

@@ -288,6 +288,7 @@ public final class Cache: Sendable {
             flush()
             evictOverflow()
             for event in events { for observer in observers { observer(event) } }
+            progress.changed()
         }
     }
 

@@ -3,8 +3,8 @@ import ReelCore
 
 /// One run of one request, blocking, on a `BlockingPool` thread: plan the video with playback's own
 /// variant selection (`PrefetchPlan`, the manifests read through the cache), then read each item
-/// through the cache-backed source tagged `prefetch`, skipping what is cached whole or being
-/// fetched by playback, and following another prefetch's transfer of the same key: no URL is
+/// through the cache-backed source tagged `prefetch`, skipping what is cached whole and following
+/// a transfer of the same key already in flight (playback's or another prefetch's) to its end: no URL is
 /// fetched twice. A cancel reaches
 /// curl through `cancellation`; what arrived stays as a partial entry for the next run.
 struct PrefetchJob: Sendable {
@@ -53,16 +53,12 @@ struct PrefetchJob: Sendable {
                     outcome.items.append(.init(url: spec.url.absoluteString, kind: spec.kind, bytes: length,
                                                alreadyCached: true, range: range))
                     continue
-                case .inFlight(origin: .playback):
-                    // A player is reading it now: its transfer fills the cache, and this slot
-                    // is better spent on another video.
-                    outcome.items.append(.init(url: spec.url.absoluteString, kind: spec.kind, bytes: 0,
-                                               alreadyCached: false, range: range))
-                    continue
-                case .inFlight(origin: .prefetch), .absent, .partial:
-                    // Another prefetch's transfer is followed (one request for both), and one
-                    // being wound up (a stopped run of this very request) is waited for and
-                    // then resumed: the cache source does both.
+                case .inFlight, .absent, .partial:
+                    // A transfer in flight is followed (one request for both) to its end: a
+                    // player's may stop short (a prepared player reads only a little ahead, and
+                    // an unmounted one leaves), and then this reader pulls the rest. One being
+                    // wound up (a stopped run of this very request) is waited for and then
+                    // resumed: the cache source does both.
                     break
                 }
                 onFetch(spec.cacheKey)
