@@ -49,8 +49,9 @@ public enum FeedRun {
         // The preflight's request is not the session's.
         let before = server?.bill()
         let cacheFactory = cache.map { CacheDataSourceFactory(cache: $0, upstream: network, origin: .playback) }
-        let setup = SessionSetup(config: config, catalog: request.catalog, trace: request.trace, baseURL: baseURL,
+        var setup = SessionSetup(config: config, catalog: request.catalog, trace: request.trace, baseURL: baseURL,
                                  screen: request.screen, factory: cacheFactory ?? network, cacheFactory: cacheFactory)
+        setup.launchSeconds = request.launchSeconds
         let outcome = await FeedSession(setup: setup).run()
         await shutDown(engine: engine, cache: cache, folder: folder)
 

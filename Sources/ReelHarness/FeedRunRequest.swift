@@ -8,11 +8,14 @@ public struct FeedRunRequest: Sendable {
     public var origin: FeedOrigin
     /// The screen in points (default: `device.screenWidth` x `device.screenHeight`).
     public var screen: Size?
+    /// Seconds of launch animation before the feed shows (`SessionSetup.launchSeconds`).
+    public var launchSeconds: Double
 
-    public init(catalog: FeedCatalog, trace: ScrollTrace, origin: FeedOrigin, screen: Size? = nil) {
+    public init(catalog: FeedCatalog, trace: ScrollTrace, origin: FeedOrigin, screen: Size? = nil, launchSeconds: Double = 0) {
         self.catalog = catalog
         self.trace = trace
         self.origin = origin
         self.screen = screen
+        self.launchSeconds = launchSeconds
     }
 }

@@ -190,6 +190,11 @@ extension FeedCommand {
         @Option(help: "With --pattern: the seed of the trace's random choices.")
         var seed: UInt64 = 1
 
+        @Option(help: ArgumentHelp(
+            "Seconds of a launch animation (a splash or the loading animation) before the feed shows: the trace starts after them, and with launch.warmFeed (on by default) the session fetches the first page and the start of its first videos meanwhile.",
+            valueName: "S"))
+        var launch: Double?
+
         @Option(help: ArgumentHelp("Network profile of the simulator: wifi, 4g, 3g, unlimited, or trace:FILE (a bandwidth trace, as reel serve --bandwidth-trace reads).", valueName: "name"))
         var profile = "4g"
 
@@ -236,6 +241,7 @@ extension FeedCommand {
             if trace != nil && pattern != nil { throw ReelError(.invalidInput, "give --trace or --pattern, not both") }
             if serve != nil && baseURL != nil { throw ReelError(.invalidInput, "give --serve or --base-url, not both") }
             if let seconds, !(seconds > 0 && seconds <= 86_400) { throw ReelError(.invalidInput, "--seconds must be in (0, 86400]; got \(seconds)") }
+            if let launch, !(launch >= 0 && launch <= 60) { throw ReelError(.invalidInput, "--launch must be in [0, 60] seconds; got \(launch)") }
             if let screen = feed.screen, Size(parsing: screen) == nil {
                 throw ReelError(.invalidInput, "--screen must be WIDTHxHEIGHT in points, such as 390x844; got '\(screen)'")
             }
@@ -265,7 +271,8 @@ extension FeedCommand {
                 let whole = try ScrollTrace.load(path: "Samples/\(ScrollTrace.defaultFile)")
                 scroll = whole.cut(after: seconds ?? ScrollTrace.defaultSeconds)
             }
-            let request = FeedRunRequest(catalog: catalog, trace: scroll, origin: origin, screen: feed.size(config))
+            let request = FeedRunRequest(catalog: catalog, trace: scroll, origin: origin, screen: feed.size(config),
+                                         launchSeconds: launch ?? 0)
             let runs: [FeedRunResult]
             var comparison: FeedComparison?
             if let second, let compare {

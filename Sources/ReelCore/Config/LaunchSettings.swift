@@ -53,5 +53,8 @@ public struct LaunchSettings: ConfigSection {
     @Setting("Folder of the launch state (database and assets); empty means $XDG_STATE_HOME/reel/launch or ~/.local/state/reel/launch.")
     public var stateDirectory = ""
 
+    @Setting("While a splash or the loading animation shows, ask for the first feed page and prefetch the start of its first videos (imminent), so the session's first play starts as fast as the others.")
+    public var warmFeed = true
+
     public init() {}
 }

@@ -39,8 +39,8 @@ extension FeedSession {
 
     /// Knows the card at `ref` from now on (its ids, type and video URL).
     @discardableResult
-    func register(_ ref: CardRef) -> SessionCard? {
-        let model = controller.model
+    func register(_ ref: CardRef, in model: FeedModel? = nil) -> SessionCard? {
+        let model = model ?? controller.model
         guard model.items.indices.contains(ref.widget) else { return nil }
         let (id, widgetID, type) = model.describe(ref)
         if cards[id] != nil {

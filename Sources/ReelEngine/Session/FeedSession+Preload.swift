@@ -47,14 +47,20 @@ extension FeedSession {
         for action in actions { await perform(action) }
     }
 
+    /// What a prefetch request asks for to reach `stage`: the manifests alone, or the first
+    /// `preload.mediaMs` of media (a first frame needs that too; the mount does the rest).
+    func preloadAmount(for stage: PreloadStage) -> SessionPrefetch.Amount {
+        stage == .manifest
+            ? SessionPrefetch.Amount(stage: .manifest, prefetch: .segments(0))
+            : SessionPrefetch.Amount(stage: .media, prefetch: .media(ms: setup.config.preload.mediaMs))
+    }
+
     private func perform(_ action: PreloadPolicy.Action) async {
         switch action {
         case .raise(let ref, let target):
             guard let card = register(ref), let video = card.video else { return }
             let category: PrefetchCategory = target.urgent ? .imminent : target.stage == .manifest ? .page : .nearby
-            let amount = target.stage == .manifest
-                ? SessionPrefetch.Amount(stage: .manifest, prefetch: .segments(0))
-                : SessionPrefetch.Amount(stage: .media, prefetch: .media(ms: setup.config.preload.mediaMs))
+            let amount = preloadAmount(for: target.stage)
             dropped[card.id] = nil
             if (reached[card.id] ?? .none) < amount.stage {
                 cards[card.id]?.prefetchRequested = true

@@ -94,17 +94,23 @@ public actor FeedSession {
     deinit { executor.shutdown() }
 
     /// Runs the trace from its first sample to its end (plus the longest hold of a fast scroll),
-    /// then unmounts every card and waits for players, prefetch and thumbnails to finish.
+    /// after the launch window when there is one (`FeedSession+Launch`), then unmounts every card
+    /// and waits for players, prefetch and thumbnails to finish.
     public func run() async -> SessionOutcome {
         start = .now
         var inputs = inbox.makeAsyncIterator()
         let trace = setup.trace
         let parameters = controller.visibility.parameters
-        let end = (trace.samples.last?.time ?? 0) + max(parameters.settle, parameters.maxDelay)
+        let window = setup.launchSeconds
+        let end = window + (trace.samples.last?.time ?? 0) + max(parameters.settle, parameters.maxDelay)
         let (start, sink) = (self.start, self.sink)
         let driver = Task {
+            if window > 0 {
+                try? await Task.sleep(until: start + .seconds(window), clock: .continuous)
+                sink.yield(.feedShown)
+            }
             for (index, sample) in trace.samples.enumerated() {
-                try? await Task.sleep(until: start + .seconds(sample.time), clock: .continuous)
+                try? await Task.sleep(until: start + .seconds(window + sample.time), clock: .continuous)
                 sink.yield(.sample(index))
             }
             try? await Task.sleep(until: start + .seconds(end), clock: .continuous)
@@ -117,7 +123,7 @@ public actor FeedSession {
             }
         }
         sampleMemory()
-        await handle(controller.start(at: 0))
+        if window > 0 { await warmLaunch() } else { await handle(controller.start(at: 0)) }
         while let input = await inputs.next() {
             if case .end = input { break }
             await process(input)
@@ -147,10 +153,13 @@ public actor FeedSession {
 
     func process(_ input: SessionInput) async {
         switch input {
-        case .sample where closing, .wake where closing:
+        case .sample where closing, .wake where closing, .feedShown where closing:
             break
+        case .feedShown:
+            await feedShown()
         case .sample(let index):
             var sample = setup.trace.samples[index]
+            sample.time += setup.launchSeconds
             await advance(to: sample.time)
             sample.time = max(sample.time, controllerTime)
             controllerTime = sample.time

@@ -5,7 +5,9 @@ import ReelMedia
 /// their time comes, wake-ups for pages and held transitions, the players' reports, the reads of
 /// every data source, the prefetcher's events.
 enum SessionInput: Sendable {
-    /// The trace's sample at this index is due.
+    /// The launch window is over: the feed shows.
+    case feedShown
+    /// The trace's sample at this index is due (its time is after the launch window).
     case sample(Int)
     /// A page may have arrived or held transitions may be due.
     case wake

@@ -16,6 +16,10 @@ public struct SessionSetup: Sendable {
     public var factory: any DataSourceFactory
     /// The same when it is cache-backed, for the prefetcher and its ledger; nil without a cache.
     public var cacheFactory: CacheDataSourceFactory?
+    /// Seconds of a launch animation (a splash or the loading animation) before the feed shows:
+    /// the trace starts after them, and with `launch.warmFeed` the session uses them to fetch
+    /// the first page and the start of its first videos. 0: the feed shows at once.
+    public var launchSeconds: Double = 0
 
     public init(config: ReelConfig, catalog: FeedCatalog, trace: ScrollTrace, baseURL: URL, screen: Size? = nil,
                 factory: any DataSourceFactory, cacheFactory: CacheDataSourceFactory?) {
