@@ -9,10 +9,15 @@ import Testing
 struct PreloadPolicyTests {
     typealias Action = PreloadPolicy.Action
 
-    /// Shorts 400 points high on a 400x800 screen (`Grid`): short i spans 400i ..< 400(i+1).
+    /// Shorts 400 points high on a 400x800 screen (`Grid`): short i spans 400i ..< 400(i+1). The
+    /// media range is one screen here (the default reaches three) so the tests see its edges.
     struct Feed {
         var grid: Grid
-        var policy = PreloadPolicy()
+        var policy = PreloadPolicy(parameters: {
+            var parameters = PreloadPolicy.Parameters()
+            parameters.mediaScreens = 1
+            return parameters
+        }())
 
         init(_ assignments: [String] = []) throws {
             grid = try Grid(count: 60, assignments)

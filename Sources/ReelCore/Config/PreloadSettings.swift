@@ -30,7 +30,7 @@ public struct PreloadSettings: ConfigSection {
     public var mediaMs = 2000
 
     @Setting("Cards ahead within this many screens of the viewport (or of the predicted landing) get the media stage.", .range(0.0...100.0))
-    public var mediaScreens = 1.0
+    public var mediaScreens = 3.0
 
     @Setting("Cards ahead within this many screens get their manifests fetched.", .range(0.0...100.0))
     public var manifestScreens = 3.0

@@ -15,7 +15,7 @@
 /// so a scroll hovering on a boundary does not churn requests.
 public struct PreloadPolicy: Sendable {
     public struct Parameters: Sendable, Equatable {
-        public var mediaScreens = 1.0
+        public var mediaScreens = 3.0
         public var manifestScreens = 3.0
         public var behindScreens = 0.5
         public var carouselCards = 1
