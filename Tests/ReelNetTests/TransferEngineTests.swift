@@ -223,10 +223,10 @@ struct TransferEngineTests {
     /// longer than the stall window: waiting for a connection is not a stall, so it is neither
     /// timed out nor retried.
     @Test func waitingForAConnectionIsNotAStall() async throws {
-        // 150 KB at 400 kbit/s: 3 s on the one connection, three stall windows of 1 s (wide
-        // enough that a loaded machine's pauses are not stalls).
-        try await Self.withBlob(size: 150_000, profile: NetworkProfile(name: "slow", bandwidthKbps: 400)) { server, bytes in
-            try await withEngine(Self.options { $0.maxConnectionsPerHost = 1; $0.lowSpeedTimeMs = 1000 }) { engine in
+        // 300 KB at 400 kbit/s: 6 s on the one connection, longer than the stall window of 5 s
+        // (wide enough that a test machine's pauses of a second or two are not stalls).
+        try await Self.withBlob(size: 300_000, profile: NetworkProfile(name: "slow", bandwidthKbps: 400)) { server, bytes in
+            try await withEngine(Self.options { $0.maxConnectionsPerHost = 1; $0.lowSpeedTimeMs = 5000 }) { engine in
                 async let first = Self.fetch(engine, DataSpec(url: server.url(for: "blob.bin"), kind: .segment))
                 async let second = Self.fetch(engine, DataSpec(url: server.url(for: "blob.bin?again"), kind: .segment))
                 let (a, b) = try await (first, second)
