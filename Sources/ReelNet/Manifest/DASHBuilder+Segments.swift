@@ -126,6 +126,16 @@ extension DASHBuilder {
     }
 
     /// Refuses a `$Number$` past 2^63-1: `startNumber + count - 1` must fit.
+    /// Where a segment's URI points: the base itself when empty (a segment that is the whole
+    /// resource), else resolved against it; a URI that resolves to no URL is an error on `line`.
+    func segmentLocation(_ uri: String, resolver: inout URLResolver, base: URL, line: Int) throws -> SegmentLocation {
+        if uri.isEmpty { return .url(base) }
+        guard let found = resolver.location(uri) else {
+            throw reader.failure(line, "'\(uri.prefix(80))' is not a valid URL")
+        }
+        return found
+    }
+
     func checkNumbers(startNumber: Int64, count: Int, line: Int) throws {
         guard count > 0 else { return }
         guard startNumber.checkedAdding(Int64(count - 1)) != nil else {
@@ -149,14 +159,7 @@ extension DASHBuilder {
         var segments: [Segment] = []
         func add(number: Int64, time: Int64, duration: Double) throws {
             let uri = template.fill(media, number: number, time: time)
-            let location: SegmentLocation
-            if uri.isEmpty {
-                location = .url(base)
-            } else if let found = resolver.location(uri) {
-                location = found
-            } else {
-                throw reader.failure(fields.line, "'\(uri.prefix(80))' is not a valid URL")
-            }
+            let location = try segmentLocation(uri, resolver: &resolver, base: base, line: fields.line)
             segments.append(Segment(uri: uri, location: location, duration: duration, context: context))
         }
         if let timeline = fields.timeline {
@@ -243,14 +246,7 @@ extension DASHBuilder {
         for (index, duration) in durations.enumerated() {
             let entry = urls[index]
             let uri = entry.media ?? ""
-            let location: SegmentLocation
-            if uri.isEmpty {
-                location = .url(base)
-            } else if let found = resolver.location(uri) {
-                location = found
-            } else {
-                throw reader.failure(fields.line, "'\(uri.prefix(80))' is not a valid URL")
-            }
+            let location = try segmentLocation(uri, resolver: &resolver, base: base, line: fields.line)
             segments.append(
                 Segment(
                     uri: uri.isEmpty ? base.absoluteString : uri, location: location, duration: duration,
