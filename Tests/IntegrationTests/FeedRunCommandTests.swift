@@ -85,6 +85,8 @@ struct FeedRunCommandTests {
         (["--profile", "5g"], 2, "unknown network profile '5g'"),
         (["--compare", "prefetch"], 2, "--compare wants key=value"),
         (["--compare", "decoder.poolSize=0"], 2, "decoder.poolSize"),
+        (["--launch=-1"], 2, "--launch must be in [0, 60] seconds; got -1.0"),
+        (["--launch", "90"], 2, "--launch must be in [0, 60] seconds; got 90.0"),
     ])
     func badInputFailsWithOneLine(extra: [String], status: Int32, names: String) async throws {
         let arguments = extra.contains("--base-url")
