@@ -81,13 +81,6 @@ struct PolicyDriver {
     var deleted: [String] { actions.compactMap { if case .deleteAsset(let url) = $0 { url } else { nil } } }
 }
 
-extension Duration {
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
-    }
-}
-
 /// A date from ISO 8601 text, which the test trusts to parse.
 func date(_ text: String) -> Date {
     guard let date = ISO8601Date.parse(text) else { fatalError("bad date in a test: \(text)") }

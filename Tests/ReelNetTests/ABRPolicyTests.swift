@@ -38,6 +38,40 @@ struct ABRPolicyTests {
         #expect(ABRPolicy.startIndex(ladder: Self.ladder, constraints: small, parameters: Self.parameters, estimate: 8_000_000) == 1)
     }
 
+    /// A segment costs its request's latency plus its bits over the bandwidth: the latency takes
+    /// its share of the segment's play time before the bitrate gets any.
+    @Test func latencyWeighsAgainstEachSegment() {
+        // 2,000 kbps, 2 s segments: with no latency 1,500 kbps is affordable (720p does not fit);
+        // at 160 ms, 2,000 * (0.75 - 0.08) = 1,340; at 600 ms, 2,000 * (0.75 - 0.3) = 900.
+        #expect(Self.parameters.affordable(2_000_000, segment: .seconds(2)) == 1_500_000)
+        #expect(Self.parameters.affordable(2_000_000, latency: .milliseconds(160), segment: .seconds(2)) == 1_340_000)
+        #expect(Self.parameters.affordable(2_000_000, latency: .milliseconds(600), segment: .seconds(2)) == 900_000)
+        // Longer segments dilute the latency; latency beyond the whole share affords nothing.
+        #expect(Self.parameters.affordable(2_000_000, latency: .milliseconds(600), segment: .seconds(6)) == 1_300_000)
+        #expect(Self.parameters.affordable(2_000_000, latency: .seconds(2), segment: .seconds(2)) == 0)
+        // Before a media playlist is read, segments are taken to last `startSegment` (2 s).
+        #expect(ABRPolicy.startIndex(ladder: Self.ladder, constraints: PlaybackConstraints(), parameters: Self.parameters,
+                                     estimate: 2_400_000) == 2)
+        #expect(ABRPolicy.startIndex(ladder: Self.ladder, constraints: PlaybackConstraints(), parameters: Self.parameters,
+                                     estimate: 2_400_000, latency: .milliseconds(300)) == 1)
+        // In play, a 540p player sees 2,400 kbps at 300 ms: 2,400 * 0.6 = 1,440 < 1,600, no up;
+        // the same bandwidth at 50 ms affords 720p and, held, goes up.
+        let clock = ManualClock()
+        var slow = Self.policy(start: 1)
+        var fast = Self.policy(start: 1)
+        for segment in 1...3 {
+            var far = Self.input(segment, buffered: 2, estimate: 2_400_000, clock: clock)
+            far.latency = .milliseconds(300)
+            var near = far
+            near.latency = .milliseconds(50)
+            #expect(slow.decide(far).reason == .hold)
+            _ = fast.decide(near)
+            clock.advance(by: .seconds(1))
+        }
+        #expect(slow.current == 1)
+        #expect(fast.current == 2)
+    }
+
     @Test func upWaitsForASustainedEstimateAndEnoughBuffer() {
         let clock = ManualClock()
         var policy = Self.policy(start: 0)

@@ -70,6 +70,28 @@ struct BandwidthMeterTests {
         sampler.received(10_000)
         #expect(sampler.ended(at: clock.now.offset)?.elapsed == .milliseconds(100))
         #expect(sampler.ended(at: clock.now.offset) == nil)
+        // A body noticed late began at its first byte, but never before the last sample closed.
+        clock.advance(by: .milliseconds(300))
+        sampler.began(at: clock.now.offset - .seconds(1))
+        sampler.received(10_000)
+        #expect(sampler.ended(at: clock.now.offset)?.elapsed == .milliseconds(300))
+    }
+
+    /// Latency is estimated apart from bandwidth: the median of the newest eight requests.
+    @Test func latencyIsTheMedianOfTheNewestRequests() {
+        var estimator = BandwidthEstimator(initialBitsPerSecond: 1_000_000)
+        #expect(estimator.latency == .zero)
+        estimator.addLatency(.milliseconds(50))
+        #expect(estimator.latency == .milliseconds(50))
+        estimator.addLatency(.milliseconds(70))
+        #expect(estimator.latency == .milliseconds(60))
+        estimator.addLatency(.milliseconds(900))  // one slow answer moves the median little
+        #expect(estimator.latency == .milliseconds(70))
+        // The network changes: eight answers at 200 ms and the old ones are gone.
+        for _ in 0..<8 { estimator.addLatency(.milliseconds(200)) }
+        #expect(estimator.latency == .milliseconds(200))
+        // Latency never moves the bandwidth estimate.
+        #expect(estimator.bitsPerSecond == 1_000_000)
     }
 
     @Test func theMeterReportsInKilobits() {

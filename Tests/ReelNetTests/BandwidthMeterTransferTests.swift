@@ -40,17 +40,26 @@ struct BandwidthMeterTransferTests {
     }
 
     @Test func theMeterNeverMeasuresMoreThanTheLinkCarries() async throws {
-        try await CacheHarness.with(Self.files, profile: NetworkProfile(name: "2mbit", bandwidthKbps: 2_000)) { harness in
+        try await CacheHarness.with(Self.files, profile: NetworkProfile(name: "2mbit", latencyMilliseconds: 1_000, bandwidthKbps: 2_000)) { harness in
             let meter = BandwidthMeter(initialBitsPerSecond: 50_000_000, parameters: .init(minElapsed: .zero, minBytes: 0))
             let engine = TransferEngine(options: NetworkOptions(), meter: meter)
             defer { BlockingPool.shared.start { engine.shutdown() } }
             let network = URLDataSourceFactory(engine: engine, allowLocalFiles: false)
+            let clock = ContinuousClock()
+            let began = clock.now
             _ = try await CacheHarness.read(network, DataSpec(url: harness.url("seg.ts"), kind: .segment))
             #expect(await meter.changes.wait(limit: .seconds(10)) { meter.snapshot.samples == 1 })
+            let read = began.duration(to: clock.now)  // the request leaving to the sample closed, at most
             // Bytes cannot arrive faster than the link sends them: the estimate is at most 2,000
             // kbps (and not the initial 50,000).
             #expect(meter.snapshot.measured)
             #expect(meter.snapshot.estimateKbps <= 2_000)
+            // The second before the response's first byte (the simulator waits that long before
+            // each response head) is the latency, measured apart and no part of the sample: the
+            // sample's time is at most the whole read's less that second, however slow a loaded
+            // machine makes the body.
+            #expect(meter.latency >= .seconds(1))
+            #expect(meter.measuredTime <= read - .seconds(1), "sample \(meter.measuredTime), read \(read)")
         }
     }
 

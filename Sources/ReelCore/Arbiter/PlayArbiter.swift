@@ -9,10 +9,7 @@ public actor PlayArbiter {
     public init(parameters: PlayParameters, clock: some Clock<Duration> = ContinuousClock()) {
         policy = PlayPolicy(parameters: parameters)
         let start = clock.now
-        elapsed = {
-            let (seconds, attoseconds) = start.duration(to: clock.now).components
-            return Double(seconds) + Double(attoseconds) / 1e18
-        }
+        elapsed = { start.duration(to: clock.now).seconds }
     }
 
     public init(config: ReelConfig, clock: some Clock<Duration> = ContinuousClock()) {

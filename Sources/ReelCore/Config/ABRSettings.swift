@@ -41,8 +41,11 @@ public struct ABRSettings: ConfigSection {
     @Setting("Adapt: choose the start variant from the measured bandwidth and switch while playing; false chooses once from device.bandwidthEstimateKbps, as before.")
     public var enabled = true
 
-    @Setting("Share of the estimated bandwidth a variant's peak bitrate may use.", .range(0.05...1.0))
+    @Setting("Share of a segment's play time that fetching it may take: the request's latency plus its bytes at the variant's peak bitrate over the estimated bandwidth (with no latency, the share of the estimate a variant may use).", .range(0.05...1.0))
     public var safetyFactor = 0.75
+
+    @Setting("Segment duration, in milliseconds, assumed when a variant is chosen before its media playlist is read (the start variant, prefetch): the latency weighs against it.", .range(100...60_000))
+    public var startSegmentMs = 2000
 
     @Setting("The network the remembered estimate belongs to (feed runs name it after their network profile).")
     public var network = "default"

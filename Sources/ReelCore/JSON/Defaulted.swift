@@ -21,6 +21,7 @@ public protocol EmptyInitializable { init() }
 
 extension Int: EmptyInitializable {}
 extension Int64: EmptyInitializable {}
+extension Double: EmptyInitializable {}
 
 extension KeyedDecodingContainer {
     /// A `Defaulted` field that is missing reads as its empty value; one present but wrong is
@@ -29,3 +30,5 @@ extension KeyedDecodingContainer {
         try decodeIfPresent(type, forKey: key) ?? Defaulted(wrappedValue: Value())
     }
 }
+
+extension Defaulted: Hashable where Value: Hashable {}

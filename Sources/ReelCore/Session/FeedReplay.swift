@@ -32,8 +32,7 @@ public struct FeedReplay: Sendable {
 
     private init(api: FeedAPI, controller: FeedController) {
         self.api = api
-        let parts = api.latency.components
-        self.latency = Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+        self.latency = api.latency.seconds
         self.controller = controller
     }
 

@@ -1,3 +1,4 @@
+import ReelCore
 import ReelNet
 
 /// The instants one start went through, from the play request to the first frame. `breakdown`

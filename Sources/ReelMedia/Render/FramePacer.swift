@@ -1,3 +1,5 @@
+import ReelCore
+
 /// The renderer's pacing policy as a pure state machine: when each frame is due on the display
 /// clock, and whether it is shown on time, late, dropped, or arrives after a stall.
 ///

@@ -177,10 +177,3 @@ public final class HeadlessRenderer: @unchecked Sendable {
     }
 }
 
-extension Duration {
-    /// The duration in (fractional) seconds.
-    public var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
-    }
-}

@@ -116,8 +116,10 @@ public final class ABRController: Sendable {
                 segment: index, segmentDuration: .seconds(durations[index]),
                 buffered: moving ? playhead?.position.map { .seconds(starts[index]) - $0 } : nil, stalls: playhead?.stalls ?? 0,
                 estimate: factory.bandwidthMeter?.bitsPerSecond ?? startEstimate,
-                lastThroughput: last.flatMap { now - $0.at <= maxAge ? $0.bitsPerSecond : nil }, now: now)
+                lastThroughput: last.flatMap { now - $0.at <= maxAge ? $0.bitsPerSecond : nil },
+                latency: factory.bandwidthMeter?.latency ?? .zero, now: now)
             decision = state.withLock { $0.policy.decide(input) }
+            ReelLog.abr.trace("segment \(index): estimate \(input.estimate / 1000) kbps, latency \(Int(input.latency.milliseconds)) ms, last segment \(input.lastThroughput.map { "\($0 / 1000) kbps" } ?? "none"), buffered \(input.buffered.map { "\($0.milliseconds) ms" } ?? "not playing"), stalls \(input.stalls): \(decision.reason.rawValue) \(decision.variant)")
             if decision.variant != previous, let problem = load(decision.variant) {
                 state.withLock { $0.policy.reject(decision.variant, back: previous, permanently: problem.permanent) }
                 ReelLog.abr.info("not switching to '\(names[decision.variant])': \(problem.reason)")
@@ -152,10 +154,12 @@ public final class ABRController: Sendable {
     }
 
     /// A segment's fetch ended with `metrics`: one fetched whole from the network tells the rule
-    /// what the network gives now.
+    /// what the network gives now, its bytes over the time from its first byte (its latency is
+    /// the meter's to estimate).
     public func fetched(_ metrics: TransferMetrics) {
-        guard metrics.cacheHitBytes == 0, metrics.bytes > 0, metrics.totalMs > 0 else { return }
-        let throughput = Int(Double(metrics.bytes) * 8000 / metrics.totalMs)
+        let body = metrics.totalMs - metrics.firstByteMs
+        guard metrics.cacheHitBytes == 0, metrics.bytes > 0, body > 0 else { return }
+        let throughput = Int(Double(metrics.bytes) * 8000 / body)
         let now = ContinuousClock.now - began
         state.withLock { $0.lastThroughput = (throughput, now) }
     }

@@ -11,21 +11,25 @@ public struct ABRInput: Sendable, Hashable {
     public var stalls: Int
     /// The meter's estimate, in bits per second.
     public var estimate: Int
-    /// What the last segment fetched from the network measured alone, in bits per second (nil
+    /// What the last segment fetched from the network measured alone (its bytes over the time
+    /// from its first byte to its last), in bits per second (nil
     /// before one was, or when it is older than `ABRParameters.throughputMaxAge`); a fall shows
     /// here before it moves the meter's median.
     public var lastThroughput: Int?
+    /// The meter's request latency estimate: what every segment costs before its first byte.
+    public var latency: Duration
     /// Time since the play began, on whatever clock drives the rule.
     public var now: Duration
 
     public init(segment: Int, segmentDuration: Duration, buffered: Duration?, stalls: Int, estimate: Int,
-                lastThroughput: Int? = nil, now: Duration) {
+                lastThroughput: Int? = nil, latency: Duration = .zero, now: Duration) {
         self.segment = segment
         self.segmentDuration = segmentDuration
         self.buffered = buffered
         self.stalls = stalls
         self.estimate = estimate
         self.lastThroughput = lastThroughput
+        self.latency = latency
         self.now = now
     }
 }

@@ -4,6 +4,8 @@
 ///
 /// - A stall since the last segment: down at least one step, to what the lower of the estimate
 ///   and the last segment's own throughput affords.
+/// - "Affords": fetching a segment, the latency plus its bits over the figure, takes at most the
+///   safety factor of its play time (`ABRParameters.affordable`).
 /// - That lower figure affords less than the current variant: down to it, but only when the
 ///   buffer is short (under `lowBuffer`, or shorter than fetching the next segment at the current
 ///   bitrate would take); a healthy buffer, or a player that does not play yet, rides out a dip.
@@ -32,12 +34,12 @@ public struct ABRPolicy: Sendable {
         self.current = min(max(0, start), max(0, ladder.count - 1))
     }
 
-    /// The start variant for `estimate` bits per second: what `VariantSelector` picks when the
-    /// estimate times the safety factor is the bandwidth.
+    /// The start variant for `estimate` bits per second and `latency` per request: what
+    /// `VariantSelector` picks with the bitrate they afford for a segment of `startSegment`.
     public static func startIndex(ladder: [ABRRung], constraints: PlaybackConstraints, parameters: ABRParameters,
-                                  estimate: Int) -> Int? {
+                                  estimate: Int, latency: Duration = .zero) -> Int? {
         var limited = constraints
-        limited.bandwidthBitsPerSecond = parameters.affordable(estimate)
+        limited.bandwidthBitsPerSecond = parameters.affordable(estimate, latency: latency)
         return VariantSelector.selectIndex(ladder.map { ($0.bandwidth, $0.resolution) }, constraints: limited)
     }
 
@@ -56,8 +58,8 @@ public struct ABRPolicy: Sendable {
         stallsSeen = max(stallsSeen, input.stalls)
         guard parameters.switching, ladder.count > 1 else { return ABRDecision(variant: current, reason: .hold) }
 
-        let sustained = afforded(input.estimate)
-        let cautious = afforded(min(input.estimate, input.lastThroughput ?? input.estimate))
+        let sustained = afforded(input.estimate, input)
+        let cautious = afforded(min(input.estimate, input.lastThroughput ?? input.estimate), input)
         let now = ladder[current].bandwidth
         if newStall {
             let target = [cautious, stepDown(from: current)].min { ladder[$0].bandwidth < ladder[$1].bandwidth }!
@@ -68,8 +70,9 @@ public struct ABRPolicy: Sendable {
             // A playhead that does not move is in no hurry: the fetch can take what it takes.
             guard let buffered = input.buffered else { return ABRDecision(variant: current, reason: .hold) }
             if buffered < parameters.lowBuffer { return move(to: cautious, reason: .downBuffer) }
-            // Seconds to fetch the next segment at the current bitrate with what the network gives.
-            let fetch = input.segmentDuration * (Double(now) / Double(max(1, min(input.estimate, input.lastThroughput ?? input.estimate))))
+            // Time to fetch the next segment at the current bitrate with what the network gives.
+            let fetch = input.latency
+                + input.segmentDuration * (Double(now) / Double(max(1, min(input.estimate, input.lastThroughput ?? input.estimate))))
             if fetch >= buffered { return move(to: cautious, reason: .downThroughput) }
             return ABRDecision(variant: current, reason: .hold)
         }
@@ -92,12 +95,12 @@ public struct ABRPolicy: Sendable {
         return ABRDecision(variant: target, reason: reason)
     }
 
-    /// The usable variant `VariantSelector` picks when `estimate` times the safety factor is the
-    /// bandwidth (the lowest usable one when none fits).
-    private func afforded(_ estimate: Int) -> Int {
+    /// The usable variant `VariantSelector` picks with the bitrate `estimate` affords for the
+    /// input's segment and latency (the lowest usable one when none fits).
+    private func afforded(_ estimate: Int, _ input: ABRInput) -> Int {
         let usable = usableIndices
         var limited = constraints
-        limited.bandwidthBitsPerSecond = parameters.affordable(estimate)
+        limited.bandwidthBitsPerSecond = parameters.affordable(estimate, latency: input.latency, segment: input.segmentDuration)
         let choice = VariantSelector.selectIndex(usable.map { (ladder[$0].bandwidth, ladder[$0].resolution) }, constraints: limited)
         return choice.map { usable[$0] } ?? current
     }

@@ -3,7 +3,11 @@ import ReelCore
 /// The bandwidth estimate of a meter (Media3's `DefaultBandwidthMeter`): transfer samples go
 /// into a `SlidingPercentile` weighted by the square root of their bytes, valued at their bit
 /// rate; until `minElapsed` of transfers or `minBytes` have been measured the estimate is the
-/// initial one (remembered for the network, or configured). Pure: samples in, an estimate out.
+/// initial one (remembered for the network, or configured). Samples time a transfer from its
+/// response's first byte; the time before it, a request's latency, is estimated apart (the median
+/// of the last `latencySamples`), as Shaka's and hls.js's TTFB estimates are: a segment costs
+/// its latency plus its bytes over the bandwidth, so a small segment's latency does not understate
+/// the bandwidth a big one gets. Pure: samples in, an estimate out.
 public struct BandwidthEstimator: Sendable, Hashable {
     public struct Parameters: Sendable, Hashable {
         public var maxWeight: Double
@@ -34,6 +38,10 @@ public struct BandwidthEstimator: Sendable, Hashable {
     public private(set) var samples = 0
     public private(set) var measuredBytes: Int64 = 0
     public private(set) var measuredTime: Duration = .zero
+    /// The newest request latencies (request sent to response's first byte), oldest first.
+    private var latencies: [Duration] = []
+    /// How many latencies the latency estimate is the median of.
+    public static let latencySamples = 8
 
     public init(initialBitsPerSecond: Int, parameters: Parameters = Parameters()) {
         self.parameters = parameters
@@ -44,11 +52,26 @@ public struct BandwidthEstimator: Sendable, Hashable {
     /// One sample: `bytes` arrived over `elapsed` of transfer time.
     public mutating func add(bytes: Int64, elapsed: Duration) {
         guard bytes > 0, elapsed > .zero else { return }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.seconds
         samples += 1
         measuredBytes += bytes
         measuredTime += elapsed
         window.add(weight: Double(bytes).squareRoot(), value: Double(bytes) * 8 / seconds)
+    }
+
+    /// One request's latency: from the request leaving to its response's first byte.
+    public mutating func addLatency(_ latency: Duration) {
+        guard latency >= .zero else { return }
+        latencies.append(latency)
+        if latencies.count > Self.latencySamples { latencies.removeFirst(latencies.count - Self.latencySamples) }
+    }
+
+    /// The latency estimate: the median of the newest latencies, zero before any.
+    public var latency: Duration {
+        guard !latencies.isEmpty else { return .zero }
+        let sorted = latencies.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// Enough has been measured for the window to stand for the network.

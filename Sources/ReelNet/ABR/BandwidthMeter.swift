@@ -26,6 +26,17 @@ public final class BandwidthMeter: Sendable {
         changes.changed()
     }
 
+    /// One request's latency (request sent to first response byte), for any network request.
+    public func addLatency(_ latency: Duration) {
+        estimator.withLock { $0.addLatency(latency) }
+    }
+
+    /// The latency estimate now (zero before any request was answered).
+    public var latency: Duration { estimator.withLock { $0.latency } }
+
+    /// The transfer time every sample so far adds up to (from first bytes, latency apart).
+    public var measuredTime: Duration { estimator.withLock { $0.measuredTime } }
+
     /// The estimate now, in bits per second.
     public var bitsPerSecond: Int { estimator.withLock { $0.bitsPerSecond } }
 
@@ -33,7 +44,7 @@ public final class BandwidthMeter: Sendable {
     public var snapshot: BandwidthEstimate {
         estimator.withLock {
             BandwidthEstimate(estimateKbps: ($0.bitsPerSecond + 500) / 1000, samples: $0.samples, measured: $0.isMeasured,
-                              initialKbps: ($0.initialBitsPerSecond + 500) / 1000)
+                              initialKbps: ($0.initialBitsPerSecond + 500) / 1000, latencyMs: $0.latency.milliseconds)
         }
     }
 }

@@ -28,12 +28,12 @@ public struct PlaybackConstraints: Sendable, Hashable {
         self.adaptive = adaptive
     }
 
-    /// The constraints for a choice made now: with `adaptive` and a meter, the bandwidth is the
-    /// meter's estimate times the safety factor.
+    /// The constraints for a choice made now: with `adaptive` and a meter, the bandwidth is what
+    /// the meter's estimate and latency afford for a segment of `startSegment`.
     public func now(meter: BandwidthMeter?) -> PlaybackConstraints {
         guard let adaptive, let meter else { return self }
         var current = self
-        current.bandwidthBitsPerSecond = adaptive.affordable(meter.bitsPerSecond)
+        current.bandwidthBitsPerSecond = adaptive.affordable(meter.bitsPerSecond, latency: meter.latency)
         return current
     }
 

@@ -69,8 +69,7 @@ public struct FailureBudget: Sendable {
     }
 
     private mutating func giveUp(now: Duration) -> Verdict {
-        let seconds = Double((now - (failingSince ?? now)).components.seconds)
-            + Double((now - (failingSince ?? now)).components.attoseconds) / 1e18
+        let seconds = (now - (failingSince ?? now)).seconds
         let last = failures.last.map { ": \($0.description)" } ?? ""
         let error = ReelError(failures.last?.code == .timeout ? .timeout : .networkFailed,
                               "gave up after \(failures.count) failed fetch\(failures.count == 1 ? "" : "es") in a row over \(String(format: "%.1f", seconds)) s\(last)")

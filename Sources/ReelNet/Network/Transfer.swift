@@ -24,6 +24,8 @@ final class Transfer {
     var responseSeen = false
     /// The reader has all it asked for; the transfer ended early on purpose.
     var satisfied = false
+    /// When the current attempt started (libcurl's times count from here).
+    var attemptStartedAt: ContinuousClock.Instant
     /// Low-speed watchdog: bytes and time at the start of the current window.
     var windowStart: ContinuousClock.Instant
     var windowBytes: Int64 = 0
@@ -45,6 +47,7 @@ final class Transfer {
         self.stream = stream
         self.startedAt = now
         self.windowStart = now
+        self.attemptStartedAt = now
         self.remaining = spec.length
     }
 

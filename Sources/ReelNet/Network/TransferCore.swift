@@ -170,7 +170,7 @@ final class TransferCore: @unchecked Sendable {
         transfer.requestSent = false
         transfer.windowStart = .now
         transfer.windowBytes = 0
-        beginMetering(transfer)
+        transfer.attemptStartedAt = .now
         stats.withLock { $0.attempts += 1 }
         transfer.stream.updateMetrics { $0.attempts = transfer.attempts }
         let reused = idleHandles.popLast()
@@ -321,6 +321,7 @@ final class TransferCore: @unchecked Sendable {
 
     private func noteResponse(_ transfer: Transfer, easy: UnsafeMutableRawPointer) {
         transfer.responseSeen = true
+        measureLatency(transfer, easy: easy)
         let status = responseCode(easy)
         if let encoding = header(easy, "Content-Encoding"), encoding.lowercased() != "identity" {
             transfer.refusal = ReelError(.networkFailed, """
@@ -371,11 +372,29 @@ final class TransferCore: @unchecked Sendable {
         return taken
     }
 
-    /// A metered transfer's attempt is under way (started or resumed): its time counts.
-    private func beginMetering(_ transfer: Transfer) {
+    /// A metered transfer's body is under way (its response began, or it resumed): its time
+    /// counts from `at` (default now).
+    private func beginMetering(_ transfer: Transfer, at instant: ContinuousClock.Instant = .now) {
         guard transfer.isMetered, !transfer.metering else { return }
         transfer.metering = true
-        sampler.began(at: .now - began)
+        sampler.began(at: instant - began)
+    }
+
+    /// The attempt's response began: its latency (request sent to first byte, libcurl's
+    /// pre-transfer and start-transfer times) goes to the meter, whatever the resource, and a
+    /// metered body's time counts from that first byte. The latency is estimated apart so a small
+    /// segment's latency does not read as a slow link (`BandwidthEstimator`).
+    private func measureLatency(_ transfer: Transfer, easy: UnsafeMutableRawPointer) {
+        var sent: curl_off_t = 0
+        var first: curl_off_t = 0
+        _ = reel_shim_curl_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &sent)
+        _ = reel_shim_curl_easy_getinfo_off_t(easy, CURLINFO_STARTTRANSFER_TIME_T, &first)
+        guard first > 0 else {
+            beginMetering(transfer)
+            return
+        }
+        if first >= sent { meter.addLatency(.microseconds(first - sent)) }
+        beginMetering(transfer, at: min(.now, transfer.attemptStartedAt + .microseconds(first)))
     }
 
     /// A metered transfer stopped or paused: the sample it closes goes to the meter.
@@ -494,14 +513,6 @@ private let transferWriteCallback: curl_write_callback = { data, size, count, us
     let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
     guard let easy = transfer.easy, let engine = transfer.engine else { return 0 }
     return engine.handleBody(transfer, easy: easy, bytes: UnsafeRawBufferPointer(start: data, count: size * count))
-}
-
-extension Duration {
-    /// The duration in (fractional) milliseconds.
-    public var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
 }
 
 extension TransferCore {
