@@ -21,12 +21,14 @@ struct FeedSessionTests {
     }
 
     /// One session on the simulator. Wifi by default: these tests check the session's logic,
-    /// and a faster link keeps a loaded test machine's timing out of it (sweeps measure 4g and 3g).
+    /// and a faster link keeps a loaded test machine's timing out of it (sweeps measure 4g and 3g);
+    /// so does the patient low-speed window (a starved machine must not cut a healthy transfer).
     static func run(trace: ScrollTrace, settings: [String] = [], profile: NetworkProfile = .wifi,
                     launchSeconds: Double = 0) async throws -> Run {
         try await withSampleServer(profile: profile) { server in
             let origin = FeedOrigin.simulator(server)
-            let config = try ConfigResolver().resolve(origin.defaultLayers + (settings.isEmpty ? [] : [.assignments(settings)])).config
+            let patient = "network.lowSpeedTimeMs=\(PatientNetwork.lowSpeedTimeMs)"
+            let config = try ConfigResolver().resolve(origin.defaultLayers + [.assignments([patient] + settings)]).config
             let catalog = try FeedCatalog.load(path: PackagePaths.samples.appendingPathComponent("video-feed.json").path)
             let request = FeedRunRequest(catalog: catalog, trace: trace, origin: origin, launchSeconds: launchSeconds)
             let result = try await FeedRun.run(request, config: config, title: "test")

@@ -3,6 +3,7 @@ import ReelCore
 import ReelLaunch
 import ReelNet
 import ReelServer
+import ReelTestSupport
 import Testing
 
 /// A `LaunchController` on a state folder, fetching over Reel's network stack, its time on a
@@ -19,7 +20,10 @@ struct ControllerDriver {
     static func open(state: URL, configuration: URL, flag: SplashFlag = .on, start: String = "2026-11-24T00:00:00Z",
                      warnings: WarningLog = WarningLog()) async -> ControllerDriver {
         let parameters = LaunchParameters(splashFlag: flag, configurationURL: configuration)
-        let factory = URLDataSourceFactory(engine: TransferEngine(), allowLocalFiles: configuration.isFileURL)
+        // A starved test machine must not cut a healthy transfer: these tests count warnings.
+        var network = NetworkOptions()
+        network.lowSpeedTimeMs = PatientNetwork.lowSpeedTimeMs
+        let factory = URLDataSourceFactory(engine: TransferEngine(options: network), allowLocalFiles: configuration.isFileURL)
         let clock = ManualClock()
         let epoch = date(start)
         let wallClock = LaunchClock.following(clock, from: epoch)
