@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Regenerates everything under Samples/ except the scroll traces and configs: the sample streams
 # (HLS over MPEG-TS and fMP4, masters, AES-128, byte ranges, a discontinuity, DASH), their
-# reference frame hashes, thumbnails, merch images, samples.json and video-feed.json.
+# reference frame hashes, thumbnails, merch images, samples.json and the two feed catalogs.
 #
 # Needs FFmpeg 5.1's command-line tools with libx264, libfreetype (drawtext) and a DejaVu font.
 # Usage: Samples/generate.sh [NAME...]   (from anywhere; writes next to this script)
 # With names (s15 s16), only those samples' streams, references and thumbnails are made again;
-# samples.json and video-feed.json are rewritten from every sample's committed references. Two
+# samples.json and the feed catalogs are rewritten from every sample's committed references. Two
 # builds of FFmpeg do not encode byte for byte alike, so remaking one sample leaves the others'
 # files (and the tests' references) as they are.
 #
@@ -31,7 +31,7 @@ only=("$@")
 wanted() { [ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $1 "* ]]; }
 
 if [ ${#only[@]} -eq 0 ]; then
-    rm -rf streams references images samples.json video-feed.json
+    rm -rf streams references images samples.json video-feed.json video-feed-abr.json
 else
     for name in "${only[@]}"; do rm -rf "streams/$name" references/"$name".framemd5 references/"$name"-*.framemd5 "images/thumbs/$name.jpg"; done
 fi
@@ -297,6 +297,20 @@ echo "s16: master of three MPEG-TS renditions for adaptive bitrate, portrait, 8 
 hls_master s16 cellauto 30 8 ts "360p:360x640:250 540p:540x960:550 720p:720x1280:1100"
 record s16 streams/s16/master.m3u8 hls-master 16:9 720 1280 8 true "$RENDITIONS"
 
+# Three more ladders of the same shape (busy sources, 6-10 s as shorts are), so that a feed of
+# ladders only (video-feed-abr.json, as a production CDN serves every video) rarely repeats a video.
+echo "s17: master of three MPEG-TS renditions for adaptive bitrate, portrait, 10 s, audio"
+hls_master s17 testsrc2 30 10 ts "360p:360x640:250 540p:540x960:550 720p:720x1280:1100"
+record s17 streams/s17/master.m3u8 hls-master 16:9 720 1280 10 true "$RENDITIONS"
+
+echo "s18: master of three MPEG-TS renditions for adaptive bitrate, portrait, 6 s, audio"
+hls_master s18 life 30 6 ts "360p:360x640:250 540p:540x960:550 720p:720x1280:1100"
+record s18 streams/s18/master.m3u8 hls-master 16:9 720 1280 6 true "$RENDITIONS"
+
+echo "s19: master of three MPEG-TS renditions for adaptive bitrate, portrait, 8 s, audio"
+hls_master s19 sierpinski 30 8 ts "360p:360x640:250 540p:540x960:550 720p:720x1280:1100"
+record s19 streams/s19/master.m3u8 hls-master 16:9 720 1280 8 true "$RENDITIONS"
+
 if [ ${#only[@]} -eq 0 ]; then
     echo "merch images"
     merch_sources=("gradients=size=600x750:seed=21:nb_colors=3" "mandelbrot=size=600x600:start_scale=1.5"
@@ -312,8 +326,26 @@ fi
 # The feed's order: the adaptive masters early (s15 the second short, s16 in the first carousel),
 # so the bundled scroll traces play them.
 feed_order=(s01 s15 s02 s03 s04 s16 s05 s06 s07 s08 s09 s10 s11 s12 s13 s14)
+# The ladders' feed: every video a master (MPEG-TS ladders that switch, the fMP4 master and the
+# DASH MPD that only choose their start), for measuring adaptive bitrate where every play adapts.
+abr_order=(s15 s17 s03 s18 s16 s19 s09 s04)
 
-echo "samples.json and video-feed.json"
+# write_feed FILE NAME...: a catalog of the named samples, in order.
+write_feed() {
+    local file=$1
+    shift
+    local names=("$@")
+    {
+        echo "["
+        for i in "${!names[@]}"; do
+            printf ' %s' "${feed_entries[${names[$i]}]}"
+            [ "$i" -lt $(( ${#names[@]} - 1 )) ] && echo "," || echo
+        done
+        echo "]"
+    } > "$file"
+}
+
+echo "samples.json, video-feed.json and video-feed-abr.json"
 {
     echo "["
     for i in "${!index_entries[@]}"; do
@@ -322,13 +354,7 @@ echo "samples.json and video-feed.json"
     done
     echo "]"
 } > samples.json
-{
-    echo "["
-    for i in "${!feed_order[@]}"; do
-        printf ' %s' "${feed_entries[${feed_order[$i]}]}"
-        [ "$i" -lt $(( ${#feed_order[@]} - 1 )) ] && echo "," || echo
-    done
-    echo "]"
-} > video-feed.json
+write_feed video-feed.json "${feed_order[@]}"
+write_feed video-feed-abr.json "${abr_order[@]}"
 
 du -sh "$here" | sed 's/^/Samples: /'

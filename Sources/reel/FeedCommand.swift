@@ -181,7 +181,7 @@ extension FeedCommand {
         @Option(help: ArgumentHelp("The scroll trace (JSON lines). Default: the first 29 s of Samples/traces/mixed.jsonl.", valueName: "file"))
         var trace: String?
 
-        @Option(help: ArgumentHelp("Generate the trace instead: browse, fling, carousel or mixed.", valueName: "name"))
+        @Option(help: ArgumentHelp("Generate the trace instead: one of \(TracePattern.names).", valueName: "name"))
         var pattern: String?
 
         @Option(help: ArgumentHelp("With --pattern: the trace's length (default 30); with a trace file: run only its first S seconds.", valueName: "S"))
@@ -236,7 +236,7 @@ extension FeedCommand {
         /// Bad options are one line and exit 2, like every other bad input of the run.
         private func check() throws {
             if let pattern, TracePattern(rawValue: pattern) == nil {
-                throw ReelError(.invalidInput, "unknown pattern '\(pattern)'; use \(TracePattern.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ReelError(.invalidInput, "unknown pattern '\(pattern)'; use \(TracePattern.names)")
             }
             if trace != nil && pattern != nil { throw ReelError(.invalidInput, "give --trace or --pattern, not both") }
             if serve != nil && baseURL != nil { throw ReelError(.invalidInput, "give --serve or --base-url, not both") }

@@ -38,7 +38,7 @@ extension FeedCommand.Sweep {
                 help: ArgumentHelp("Scroll trace files (JSON lines), each a trace of the sweep.", valueName: "file"))
         var traces: [String] = []
 
-        @Option(help: ArgumentHelp("Generated traces: browse, fling, carousel, mixed (comma-separated).", valueName: "names"))
+        @Option(help: ArgumentHelp("Generated traces: \(TracePattern.names) (comma-separated).", valueName: "names"))
         var pattern: String?
 
         @Option(help: "With --pattern: traces per pattern, seeds 1...N.")
@@ -141,7 +141,7 @@ extension FeedCommand.Sweep {
             }
             for name in Self.list(pattern) {
                 guard TracePattern(rawValue: name) != nil else {
-                    throw ReelError(.invalidInput, "unknown pattern '\(name)' (use \(TracePattern.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw ReelError(.invalidInput, "unknown pattern '\(name)' (use \(TracePattern.names))")
                 }
                 for seed in 1...UInt64(seeds) { sweepTraces.append(SweepTrace(pattern: name, seed: seed, seconds: seconds ?? 30)) }
             }

@@ -25,7 +25,7 @@ struct TraceAccuracyCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A scroll trace file (repeatable).", valueName: "file"))
     var trace: [String] = []
 
-    @Option(help: ArgumentHelp("Generate traces of these patterns (comma-separated: browse, fling, carousel, mixed, or all).", valueName: "names"))
+    @Option(help: ArgumentHelp("Generate traces of these patterns (comma-separated: \(TracePattern.names), or all).", valueName: "names"))
     var pattern: String?
 
     @Option(help: ArgumentHelp("Seeds of the generated traces (comma-separated).", valueName: "list"))
@@ -50,7 +50,7 @@ struct TraceAccuracyCommand: AsyncParsableCommand {
     func validate() throws {
         if let pattern, pattern != "all",
            pattern.split(separator: ",").contains(where: { TracePattern(rawValue: String($0)) == nil }) {
-            throw ValidationError("unknown pattern in '\(pattern)'; use \(TracePattern.allCases.map(\.rawValue).joined(separator: ", ")) or all")
+            throw ValidationError("unknown pattern in '\(pattern)'; use \(TracePattern.names) or all")
         }
         if seedList.isEmpty || seedList.count != seeds.split(separator: ",").count {
             throw ValidationError("--seeds must be whole numbers separated by commas, such as 1,2,3")

@@ -25,7 +25,7 @@ struct TraceCommand: AsyncParsableCommand {
         @OptionGroup var options: ConfigOptions
         @OptionGroup var feed: FeedCommand.FeedOptions
 
-        @Option(help: ArgumentHelp("browse, fling, carousel or mixed.", valueName: "name"))
+        @Option(help: ArgumentHelp("One of \(TracePattern.names).", valueName: "name"))
         var pattern: String
 
         @Option(help: "Length of the session in seconds.")
@@ -39,7 +39,7 @@ struct TraceCommand: AsyncParsableCommand {
 
         func validate() throws {
             if TracePattern(rawValue: pattern) == nil {
-                throw ValidationError("unknown pattern '\(pattern)'; use \(TracePattern.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError("unknown pattern '\(pattern)'; use \(TracePattern.names)")
             }
             if !(seconds > 0 && seconds <= 86_400) { throw ValidationError("--seconds must be in (0, 86400]") }
         }

@@ -85,15 +85,28 @@ struct ConfigAndFeedCommandTests {
         #expect(result.stderr.contains("bad.json") && result.stdout.contains("good.json: ok"))
     }
 
+    /// Both bundled catalogs build; the default feed holds s01-s16 once each, the ladders' feed
+    /// every master once, and between them every bundled video appears.
     @Test func feedBuildPrintsWidgetsAndPages() async throws {
-        let result = try await ReelProcess.run(["feed", "build", "--feed", PackagePaths.samples.appendingPathComponent("video-feed.json").path, "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let build = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let widgets = try #require(build["widgets"] as? [[String: Any]])
-        let videos = widgets.flatMap { $0["videos"] as? [[String: Any]] ?? [] }
-        #expect(videos.count == (try SampleIndex.load().samples.count), "every bundled video appears once")
-        #expect(Set(widgets.compactMap { $0["type"] as? String }).isSubset(of: ["short", "carousel", "merch"]))
-        #expect((build["pages"] as? [Any])?.isEmpty == false)
+        let samples = try SampleIndex.load().samples
+        var seen: Set<String> = []
+        for (catalog, expected) in [("video-feed.json", samples.filter { $0.name <= "s16" }),
+                                    ("video-feed-abr.json", samples.filter { $0.packaging == "hls-master" || $0.packaging == "dash" })] {
+            let result = try await ReelProcess.run(["feed", "build", "--feed", PackagePaths.samples.appendingPathComponent(catalog).path, "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let build = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let widgets = try #require(build["widgets"] as? [[String: Any]])
+            let videos = widgets.flatMap { $0["videos"] as? [[String: Any]] ?? [] }
+            #expect(videos.count == expected.count, "\(catalog): every video appears once")
+            for video in videos {
+                let url = try #require(video["url"] as? String, "\(video)")
+                let name = try #require(expected.first { url.hasSuffix($0.entry) }, "\(catalog): \(url) is none of its samples")
+                seen.insert(name.name)
+            }
+            #expect(Set(widgets.compactMap { $0["type"] as? String }).isSubset(of: ["short", "carousel", "merch"]))
+            #expect((build["pages"] as? [Any])?.isEmpty == false)
+        }
+        #expect(seen == Set(samples.map(\.name)), "videos in no catalog: \(Set(samples.map(\.name)).subtracting(seen).sorted())")
     }
 
     @Test func badCatalogsAndTracesAreOneLineAndExitTwo() async throws {

@@ -53,6 +53,31 @@ struct TraceGeneratorTests {
         #expect(mixed.contains { $0.tap != nil }, "the mixed pattern taps")
     }
 
+    /// Lean-back viewing holds still long enough for shorts to play to their end, and moves one
+    /// widget at a time.
+    @Test func aWatchSessionWatchesVideosThrough() throws {
+        let build = try Self.build()
+        func stills(_ pattern: TracePattern) -> [Double] {
+            let samples = TraceGenerator.generate(pattern, seconds: 120, build: build, seed: 4).samples
+            return zip(samples, samples.dropFirst()).filter { $0.0.y == $0.1.y && $0.1.x.isEmpty }.map { $0.1.time - $0.0.time }
+        }
+        let watch = stills(.watch), browse = stills(.browse)
+        let long = watch.filter { $0 >= 8 }
+        #expect(long.count >= 5, "rests of 8 s and more: \(watch)")
+        let watchMean = watch.reduce(0, +) / Double(watch.count)
+        let browseMean = browse.reduce(0, +) / Double(browse.count)
+        #expect(watchMean > browseMean)
+        // Each scroll goes to the next widget: the widgets rested on run 0, 1, 2, ...
+        let samples = TraceGenerator.generate(.watch, seconds: 120, build: build, seed: 4).samples
+        var rested: [Int] = []
+        for (a, b) in zip(samples, samples.dropFirst()) where a.y == b.y {
+            let widget = build.layout.firstWidget(below: b.y + 1)
+            if rested.last != widget { rested.append(widget) }
+        }
+        #expect(rested.count >= 8)
+        #expect(rested == Array(0..<rested.count), "widgets rested on: \(rested)")
+    }
+
     @Test func anEmptyFeedGivesAnEmptySession() throws {
         let config = try Fixtures.config()
         let build = FeedBuild(api: FeedAPI(catalog: try FeedCatalog.parse("[]"), config: config), config: config)

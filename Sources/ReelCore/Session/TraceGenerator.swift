@@ -10,6 +10,12 @@ public enum TracePattern: String, Sendable, CaseIterable {
     case carousel
     /// A mix of the three, with taps on visible cards.
     case mixed
+    /// Lean-back viewing: most shorts watched to their end and a carousel through its previews,
+    /// a skip now and then, one widget at a time.
+    case watch
+
+    /// The names, for help texts and errors: "browse, fling, carousel, mixed, watch".
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }
 
 /// Makes scroll traces over a laid-out feed, deterministic for a seed: motions are sampled at
@@ -71,7 +77,7 @@ public struct TraceGenerator: Sendable {
         samples = [ScrollSample(time: 0, y: 0)]
         guard layout.count > 0 else { return }
         // The first page arrives, the first screen shows; the user looks at it before scrolling.
-        if pattern != .browse { pause(1 + 2 * random.unit()) }
+        if pattern != .browse && pattern != .watch { pause(1 + 2 * random.unit()) }
         while time < seconds {
             switch pattern {
             case .browse: browseStep()
@@ -80,6 +86,7 @@ public struct TraceGenerator: Sendable {
             case .mixed:
                 let roll = random.unit()
                 if roll < 0.45 { browseStep(tapChance: 0.3) } else if roll < 0.75 { carouselStep() } else { flingStep() }
+            case .watch: watchStep()
             }
         }
     }
@@ -96,6 +103,26 @@ public struct TraceGenerator: Sendable {
             move(to: 0)  // the end of the feed: go back to the top
         } else {
             scroll(to: alignedOffset(target), duration: 0.35 + 0.25 * random.unit())
+        }
+    }
+
+    /// Watches the widget at the top, then drags to the next. The catalog has no durations, so a
+    /// watch lasts long enough for the samples' shorts (6-15 s; each plays once, and the user
+    /// lingers a moment on the end) or a carousel's previews to play through: a short is watched
+    /// 8-16 s three times in four and skipped after 1.5-4 s otherwise; a carousel 8-15 s.
+    private mutating func watchStep() {
+        let current = layout.firstWidget(below: y + 1)
+        let seconds: Double? = switch layout.types[current] {
+        case .short?: random.unit() < 0.75 ? 8 + 8 * random.unit() : 1.5 + 2.5 * random.unit()
+        case .carousel?: 8 + 7 * random.unit()
+        case .merch?, nil: nil
+        }
+        rest(on: current, tapChance: 0, seconds: seconds)
+        let next = min(current + 1, layout.count - 1)
+        if next == current || alignedOffset(next) == y {
+            move(to: 0)  // the end of the feed: go back to the top
+        } else {
+            scroll(to: alignedOffset(next), duration: 0.3 + 0.2 * random.unit())
         }
     }
 
