@@ -104,6 +104,27 @@ struct PlayerTests {
         }
     }
 
+    /// Packets that trickle in slower than they play freeze the picture: once the renderer has
+    /// shown what it had, the player has run dry and rebuffers, even though a packet arrives now
+    /// and then (s11 is 380 kbit/s; the link gives 200).
+    @Test func aPlayerFedSlowerThanItPlaysRunsDryAndRebuffers() async throws {
+        let pool = DecoderPool(capacity: 1)
+        try await withSampleServer(profile: NetworkProfile(name: "200kbit", bandwidthKbps: 200)) { server in
+            let player = Player(card: "s0/0", input: try MediaTestSupport.url(server, "s11"),
+                                factory: MediaTestSupport.factory(), pool: pool,
+                                options: MediaTestSupport.options(mode: .realTime, hashes: false))
+            var events = EventReader(player)
+            player.play()
+            let event = await events.next { if case .rebuffered = $0 { true } else { $0.endsPlayback } }
+            let report = await player.stop()
+            let waited = try #require(event.flatMap { if case .rebuffered(let waited) = $0 { waited } else { nil } },
+                                      "the player never rebuffered: \(String(describing: event)), \(report.rebuffers) rebuffers")
+            #expect(waited > .zero)
+            #expect(report.rebuffers >= 1)
+            #expect(events.seen.contains { if case .stalled = $0 { true } else { false } }, "no stalled event before the rebuffer")
+        }
+    }
+
     @Test func stopMidReadReleasesTheDecoderAndClosesTheInput() async throws {
         let pool = DecoderPool(capacity: 1)
         var network = NetworkOptions()

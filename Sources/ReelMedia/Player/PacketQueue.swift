@@ -131,8 +131,9 @@ final class PacketQueue: @unchecked Sendable {
 
     /// The next packet. When nothing is queued and `wait` is false, returns `.empty` at once;
     /// otherwise blocks until a packet, the end, a failure, `close()`, or a `wake()` after
-    /// `epoch` (read it before looking at the control state, so no wake-up is lost).
-    func pop(wait: Bool, since epoch: Int) -> Popped {
+    /// `epoch` (read it before looking at the control state, so no wake-up is lost), or, with a
+    /// `deadline`, until then (`.empty`: the renderer has run out meanwhile).
+    func pop(wait: Bool, since epoch: Int, deadline: ContinuousClock.Instant? = nil) -> Popped {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -151,7 +152,13 @@ final class PacketQueue: @unchecked Sendable {
             if ended { return .ended }
             if !wait { return .empty }
             if wakeEpoch != epoch { return .interrupted }
-            condition.wait()
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                if left <= .zero { return .empty }
+                _ = condition.wait(until: Date(timeIntervalSinceNow: left.seconds))
+            } else {
+                condition.wait()
+            }
         }
     }
 

@@ -126,10 +126,14 @@ final class PlayerDecodeSession: @unchecked Sendable {
         while true {
             let epoch = queue.epoch
             if let reason = exitReason() { return reason }
-            // Waiting for the next packet is fine while frames remain to be shown (or before the
-            // first one); with nothing left anywhere the player has run dry.
-            let mayWait = core.frames == 0 || renderer.mode == .fast || renderer.bufferedDuration > .zero
-            switch queue.pop(wait: mayWait, since: epoch) {
+            // Waiting for the next packet is fine before the first frame (or when nothing waits
+            // for frames), and while frames remain to be shown, but only until they have been:
+            // then the picture freezes and the player has run dry, whether the queue has been
+            // empty since or packets trickle in slower than they play.
+            let unbounded = core.frames == 0 || renderer.mode == .fast
+            let ahead = renderer.bufferedDuration
+            let deadline = unbounded ? nil : ContinuousClock.now + ahead
+            switch queue.pop(wait: unbounded || ahead > .zero, since: epoch, deadline: deadline) {
             case .packet(let packet):
                 try decode(packet, with: decoder)
             case .empty:
