@@ -4,8 +4,11 @@ import ReelTestSupport
 import Testing
 
 /// `reel play --framemd5` gives exactly the committed `ffmpeg -f framemd5` hashes for every
-/// bundled sample, from a local path and over HTTP from the CDN simulator on 127.0.0.1.
-@Suite("reel play matches the reference frames")
+/// bundled sample, from a local path and over HTTP from the CDN simulator on 127.0.0.1. One
+/// decode at a time on one decoder thread (the frames are the same with any thread count): run
+/// all at once, 57 FFmpeg processes starved a 2-core machine for seconds, and the real-time
+/// feed session tests running beside them with it.
+@Suite("reel play matches the reference frames", .serialized)
 struct PlayReferenceTests {
     @Test func theSampleIndexIsThere() throws {
         let index = try SampleIndex.load()
@@ -34,7 +37,7 @@ struct PlayReferenceTests {
     /// Runs `reel play --fast --framemd5 --json` and compares with the reference of the rendition
     /// the player chose.
     func check(_ sample: SampleIndex.Sample, input: String, extra: [String] = []) async throws {
-        let result = try await ReelProcess.run(["play", input, "--fast", "--framemd5", "--json"] + extra)
+        let result = try await ReelProcess.run(["play", input, "--fast", "--threads", "1", "--framemd5", "--json"] + extra)
         #expect(result.status == 0, "reel play \(input) failed: \(result.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(result.stderr.utf8)) as? [String: Any]
         if sample.hasAudio {

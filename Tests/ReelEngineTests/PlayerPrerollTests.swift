@@ -12,7 +12,12 @@ import Testing
 /// preroll and the play (the held frame is shown once, the replay after it skips it).
 @Suite("Player preroll")
 struct PlayerPrerollTests {
-    static let engine = TransferEngine()
+    /// Patient: a starved test machine must not cut a healthy transfer (the watchdog has tests of its own).
+    static let engine: TransferEngine = {
+        var network = NetworkOptions()
+        network.lowSpeedTimeMs = PatientNetwork.lowSpeedTimeMs
+        return TransferEngine(options: network)
+    }()
 
     /// Frame hashes in the order the renderer got them.
     final class Hashes: Sendable {

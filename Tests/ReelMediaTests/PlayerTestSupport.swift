@@ -9,7 +9,12 @@ import Testing
 /// What the pool and player tests share: one transfer engine, the samples, and small helpers that
 /// wait on real signals (player and pool events), never on time.
 enum MediaTestSupport {
-    static let engine = TransferEngine()
+    /// Patient: a starved test machine must not cut a healthy transfer (the watchdog has tests of its own).
+    static let engine: TransferEngine = {
+        var network = NetworkOptions()
+        network.lowSpeedTimeMs = PatientNetwork.lowSpeedTimeMs
+        return TransferEngine(options: network)
+    }()
 
     static func factory() -> URLDataSourceFactory {
         URLDataSourceFactory(engine: engine, allowLocalFiles: false)
