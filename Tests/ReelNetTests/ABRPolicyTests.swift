@@ -19,9 +19,9 @@ struct ABRPolicyTests {
     }
 
     static func input(_ segment: Int, buffered: Double?, estimate: Int, last: Int? = nil, stalls: Int = 0,
-                      clock: ManualClock) -> ABRInput {
+                      sharers: Int = 1, clock: ManualClock) -> ABRInput {
         ABRInput(segment: segment, segmentDuration: .seconds(2), buffered: buffered.map { .seconds($0) }, stalls: stalls,
-                 estimate: estimate, lastThroughput: last, now: clock.now.offset)
+                 estimate: estimate, lastThroughput: last, sharers: sharers, now: clock.now.offset)
     }
 
     @Test func theStartVariantIsWhatTheEstimateAffords() {
@@ -132,6 +132,24 @@ struct ABRPolicyTests {
         // The estimate affords 720p again: the up-hold starts now.
         clock.advance(by: .seconds(3))
         #expect(policy.decide(Self.input(2, buffered: 2, estimate: 8_000_000, last: 600_000, clock: clock)).reason == .hold)
+    }
+
+    @Test func playsSharingTheLinkAffordFromTheirShare() {
+        let clock = ManualClock()
+        // 2.4 Mbit/s alone affords 1,600 kbps (1.8 Mbit/s): the 720p play holds with a short buffer.
+        var alone = Self.policy(start: 2)
+        #expect(alone.decide(Self.input(1, buffered: 1.5, estimate: 2_400_000, clock: clock)).reason == .hold)
+        // Three cards playing on that link get 800 kbps each, which affords 400 kbps: down.
+        var shared = Self.policy(start: 2)
+        #expect(shared.decide(Self.input(1, buffered: 1.5, estimate: 2_400_000, sharers: 3, clock: clock))
+            == ABRDecision(variant: 0, reason: .downThroughput))
+        // And a shared link holds an up-switch the whole link would allow.
+        var low = Self.policy(start: 0)
+        _ = low.decide(Self.input(1, buffered: 2, estimate: 2_400_000, sharers: 3, clock: clock))
+        clock.advance(by: .seconds(3))
+        #expect(low.decide(Self.input(2, buffered: 2, estimate: 2_400_000, sharers: 3, clock: clock)).reason == .hold)
+        // No count below one: a play that is not counted yet still has the whole link.
+        #expect(Self.input(1, buffered: 2, estimate: 2_400_000, sharers: 0, clock: clock).share == 2_400_000)
     }
 
     @Test func aStallGoesDownAtLeastOneStep() {

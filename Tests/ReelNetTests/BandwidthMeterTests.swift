@@ -101,6 +101,22 @@ struct BandwidthMeterTests {
         #expect(meter.snapshot == BandwidthEstimate(estimateKbps: 1000, samples: 1, measured: true, initialKbps: 3000))
     }
 
+    @Test func theMeterCountsTheJoinedPlaysThatPlay() {
+        final class Play: Sendable {
+            let playing: Locked<Bool>
+            init(_ playing: Bool) { self.playing = Locked(playing) }
+        }
+        let meter = BandwidthMeter(initialBitsPerSecond: 3_000_000)
+        let (a, b, c) = (Play(true), Play(true), Play(false))
+        for play in [a, b, c] { meter.join(play) { play.playing.withLock { $0 } } }
+        #expect(meter.playing == 2)
+        c.playing.withLock { $0 = true }
+        #expect(meter.playing == 3)
+        meter.leave(a)
+        meter.leave(a)
+        #expect(meter.playing == 2)
+    }
+
     @Test func theConfigurationSetsTheStartAndTheWindow() throws {
         var config = ReelConfig()
         config.device.bandwidthEstimateKbps = 4000

@@ -5,10 +5,11 @@ import ReelCore
 /// Performs the adaptive rule for one play of a master playlist (or a DASH MPD). It records the
 /// variant of every segment the demuxer fetches; when the play can switch (`AdaptivePlaylist`),
 /// the demuxer reads the Reel-owned playlist and, as it opens segment k, `segmentSpec(for:)`
-/// asks `ABRPolicy` for k's variant (the meter's estimate, the last segment's throughput, the
-/// buffer from the player's playhead) and answers with that variant's real segment, loading the
-/// variant's media playlist through the play's data sources the first time. Thread-safe: the
-/// demuxer's thread calls in, the player's threads attach and read the report.
+/// asks `ABRPolicy` for k's variant (the meter's estimate and the plays sharing its link, the
+/// last segment's throughput, the buffer from the player's playhead) and answers with that
+/// variant's real segment, loading the variant's media playlist through the play's data sources
+/// the first time. Thread-safe: the demuxer's thread calls in, the player's threads attach and
+/// read the report.
 public final class ABRController: Sendable {
     public let master: URL
     /// Each ladder variant's name in reports: its media playlist URL (DASH: the MPD's, with
@@ -89,6 +90,11 @@ public final class ABRController: Sendable {
             $0.probe = probe
             $0.onSwitch = onSwitch
         }
+        factory.bandwidthMeter?.join(self) { probe().playing }
+    }
+
+    deinit {
+        factory.bandwidthMeter?.leave(self)
     }
 
     /// What the play did so far, with the meter's estimate now.
@@ -117,9 +123,9 @@ public final class ABRController: Sendable {
                 buffered: moving ? playhead?.position.map { .seconds(starts[index]) - $0 } : nil, stalls: playhead?.stalls ?? 0,
                 estimate: factory.bandwidthMeter?.bitsPerSecond ?? startEstimate,
                 lastThroughput: last.flatMap { now - $0.at <= maxAge ? $0.bitsPerSecond : nil },
-                latency: factory.bandwidthMeter?.latency ?? .zero, now: now)
+                latency: factory.bandwidthMeter?.latency ?? .zero, sharers: factory.bandwidthMeter?.playing ?? 1, now: now)
             decision = state.withLock { $0.policy.decide(input) }
-            ReelLog.abr.trace("segment \(index): estimate \(input.estimate / 1000) kbps, latency \(Int(input.latency.milliseconds)) ms, last segment \(input.lastThroughput.map { "\($0 / 1000) kbps" } ?? "none"), buffered \(input.buffered.map { "\($0.milliseconds) ms" } ?? "not playing"), stalls \(input.stalls): \(decision.reason.rawValue) \(decision.variant)")
+            ReelLog.abr.trace("segment \(index): estimate \(input.estimate / 1000) kbps, latency \(Int(input.latency.milliseconds)) ms, last segment \(input.lastThroughput.map { "\($0 / 1000) kbps" } ?? "none"), buffered \(input.buffered.map { "\($0.milliseconds) ms" } ?? "not playing"), \(input.sharers) on the link, stalls \(input.stalls): \(decision.reason.rawValue) \(decision.variant)")
             if decision.variant != previous, let problem = load(decision.variant) {
                 state.withLock { $0.policy.reject(decision.variant, back: previous, permanently: problem.permanent) }
                 ReelLog.abr.info("not switching to '\(names[decision.variant])': \(problem.reason)")

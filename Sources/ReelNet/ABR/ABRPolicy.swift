@@ -2,14 +2,16 @@
 /// boundary (docs/abr.md). Every choice of "the variant this bandwidth affords" goes through
 /// `VariantSelector`, the code the start variant and prefetch use, under the device's picture box.
 ///
-/// - A stall since the last segment: down at least one step, to what the lower of the estimate
+/// - The estimate is the link's: the plays whose playheads move on it share it evenly (a
+///   carousel's cards play together), so each affords from its share.
+/// - A stall since the last segment: down at least one step, to what the lower of the share
 ///   and the last segment's own throughput affords.
 /// - "Affords": fetching a segment, the latency plus its bits over the figure, takes at most the
 ///   safety factor of its play time (`ABRParameters.affordable`).
 /// - That lower figure affords less than the current variant: down to it, but only when the
 ///   buffer is short (under `lowBuffer`, or shorter than fetching the next segment at the current
 ///   bitrate would take); a healthy buffer, or a player that does not play yet, rides out a dip.
-/// - The estimate affords more: up to it once it has done so for `upHold` and `minBufferForUp`
+/// - The share affords more: up to it once it has done so for `upHold` and `minBufferForUp`
 ///   of media is ahead (an up-switch costs a bigger segment while the buffer is what it is).
 /// - Otherwise the variant holds.
 ///
@@ -58,8 +60,12 @@ public struct ABRPolicy: Sendable {
         stallsSeen = max(stallsSeen, input.stalls)
         guard parameters.switching, ladder.count > 1 else { return ABRDecision(variant: current, reason: .hold) }
 
-        let sustained = afforded(input.estimate, input)
-        let cautious = afforded(min(input.estimate, input.lastThroughput ?? input.estimate), input)
+        // The link's estimate split among the plays on it; the last segment's throughput was
+        // measured sharing it already.
+        let share = input.share
+        let low = min(share, input.lastThroughput ?? share)
+        let sustained = afforded(share, input)
+        let cautious = afforded(low, input)
         let now = ladder[current].bandwidth
         if newStall {
             let target = [cautious, stepDown(from: current)].min { ladder[$0].bandwidth < ladder[$1].bandwidth }!
@@ -72,7 +78,7 @@ public struct ABRPolicy: Sendable {
             if buffered < parameters.lowBuffer { return move(to: cautious, reason: .downBuffer) }
             // Time to fetch the next segment at the current bitrate with what the network gives.
             let fetch = input.latency
-                + input.segmentDuration * (Double(now) / Double(max(1, min(input.estimate, input.lastThroughput ?? input.estimate))))
+                + input.segmentDuration * (Double(now) / Double(max(1, low)))
             if fetch >= buffered { return move(to: cautious, reason: .downThroughput) }
             return ABRDecision(variant: current, reason: .hold)
         }

@@ -6,6 +6,8 @@ import ReelCore
 /// thread-safe wrapper around the pure `BandwidthEstimator`.
 public final class BandwidthMeter: Sendable {
     private let estimator: Locked<BandwidthEstimator>
+    /// The adaptive plays on this link, each with whether its playhead moves now.
+    private let plays = Locked<[ObjectIdentifier: @Sendable () -> Bool]>([:])
     /// Changed after every sample, for whoever waits for measurements (tests).
     public let changes = ChangeSignal()
 
@@ -39,6 +41,23 @@ public final class BandwidthMeter: Sendable {
 
     /// The estimate now, in bits per second.
     public var bitsPerSecond: Int { estimator.withLock { $0.bitsPerSecond } }
+
+    /// `play` reads from this link for as long as it has not `leave`n; `playing` says whether its
+    /// playhead moves (only those share the link with a rule deciding now).
+    public func join(_ play: AnyObject, playing: @escaping @Sendable () -> Bool) {
+        plays.withLock { $0[ObjectIdentifier(play)] = playing }
+    }
+
+    /// `play` no longer reads from this link.
+    public func leave(_ play: AnyObject) {
+        _ = plays.withLock { $0.removeValue(forKey: ObjectIdentifier(play)) }
+    }
+
+    /// The joined plays whose playheads move now.
+    public var playing: Int {
+        // Asked outside the lock: each answer takes its player's own.
+        plays.withLock { Array($0.values) }.filter { $0() }.count
+    }
 
     /// The estimate now, for reports.
     public var snapshot: BandwidthEstimate {
