@@ -84,6 +84,30 @@ struct PlayerTests {
         }
     }
 
+    /// A play and a pause that both land before the paused player resumes decoding still get
+    /// their `.paused` (the preview limit pauses one this way when its clock jumps).
+    @Test(.timeLimit(.minutes(1))) func aPlayAndAPauseAtOnceAreAnsweredWithPaused() async throws {
+        let pool = DecoderPool(capacity: 1)
+        try await withSampleServer { server in
+            let player = Player(card: "c0/0", input: try MediaTestSupport.url(server, "s01"),
+                                factory: MediaTestSupport.factory(), pool: pool,
+                                options: MediaTestSupport.options(mode: .realTime, hashes: false), frameClock: ManualFrameClock())
+            var events = EventReader(player)
+            player.play()
+            await events.next { $0.isFirstFrame || $0.endsPlayback }
+            player.pause()
+            await events.next { $0.isPaused || $0.endsPlayback }
+            for _ in 0..<3 {
+                player.play()
+                player.pause()
+                let answer = await events.next { $0.isPaused || $0.endsPlayback }
+                #expect(answer?.isPaused == true, "\(events.seen)")
+            }
+            #expect(player.status.state == .paused)
+            _ = await player.stop()
+        }
+    }
+
     @Test func endedIsReportedAndTheDecoderGoesBackAtTheEnd() async throws {
         let pool = DecoderPool(capacity: 1)
         try await withSampleServer { server in

@@ -226,9 +226,18 @@ public final class Player: Sendable {
             emit(.prerolled)
         }
 
+        // The play requests decoding has answered so far.
+        var plays = control.current.plays
         while true {
             while !control.shouldDecode {
                 if control.isStopped { return }
+                // Asked to play and paused again before decoding resumed: every pause after a
+                // play is answered with `.paused`, also this one.
+                let now = control.current
+                if now.plays != plays && !now.wantsPlay && shared.withLock({ $0.firstFrameShown }) {
+                    plays = now.plays
+                    emit(.paused(frames: session.frames))
+                }
                 if await changes.next() == nil { return }
             }
             guard ticket.beginPlaying(), let decoder = ticket.decoder else {
@@ -238,6 +247,7 @@ public final class Player: Sendable {
                 session.needsReplay = true
                 continue
             }
+            plays = control.current.plays
             setState(.playing)
             queue.endPrepared()
             renderer.resume()

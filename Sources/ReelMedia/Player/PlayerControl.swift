@@ -11,6 +11,9 @@ final class PlayerControl: Sendable {
         var stopped = false
         /// The first play request, where TTFF starts.
         var firstPlayRequest: ContinuousClock.Instant?
+        /// Play requests so far: a play and a pause that both come while the driver waits leave
+        /// `wantsPlay` as it was, and this is how the driver still sees them.
+        var plays = 0
     }
 
     private let state = Locked(State())
@@ -40,6 +43,7 @@ final class PlayerControl: Sendable {
             guard !state.stopped else { return false }
             state.started = true
             state.wantsPlay = true
+            state.plays += 1
             if state.firstPlayRequest == nil { state.firstPlayRequest = now }
             return true
         }
