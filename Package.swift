@@ -136,7 +136,7 @@ let package = Package(
 
         // Tests: one target per module, plus end-to-end tests that run the `reel` binary, sharing
         // a small support library (sample index, the built tool, the CDN simulator).
-        .target(name: "ReelTestSupport", dependencies: ["ReelServer", "ReelCore", .product(name: "Logging", package: "swift-log")], path: "Tests/Support", swiftSettings: strictSwift),
+        .target(name: "ReelTestSupport", dependencies: ["ReelServer", "ReelNet", "ReelCore", .product(name: "Logging", package: "swift-log")], path: "Tests/Support", swiftSettings: strictSwift),
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"], swiftSettings: strictSwift),
         .testTarget(name: "ReelNetTests", dependencies: ["ReelNet", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),

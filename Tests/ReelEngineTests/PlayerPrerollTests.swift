@@ -13,11 +13,7 @@ import Testing
 @Suite("Player preroll")
 struct PlayerPrerollTests {
     /// Patient: a starved test machine must not cut a healthy transfer (the watchdog has tests of its own).
-    static let engine: TransferEngine = {
-        var network = NetworkOptions()
-        network.lowSpeedTimeMs = PatientNetwork.lowSpeedTimeMs
-        return TransferEngine(options: network)
-    }()
+    static let engine = TransferEngine(options: .patient)
 
     /// Frame hashes in the order the renderer got them.
     final class Hashes: Sendable {

@@ -21,9 +21,7 @@ struct ControllerDriver {
                      warnings: WarningLog = WarningLog()) async -> ControllerDriver {
         let parameters = LaunchParameters(splashFlag: flag, configurationURL: configuration)
         // A starved test machine must not cut a healthy transfer: these tests count warnings.
-        var network = NetworkOptions()
-        network.lowSpeedTimeMs = PatientNetwork.lowSpeedTimeMs
-        let factory = URLDataSourceFactory(engine: TransferEngine(options: network), allowLocalFiles: configuration.isFileURL)
+        let factory = URLDataSourceFactory(engine: TransferEngine(options: .patient), allowLocalFiles: configuration.isFileURL)
         let clock = ManualClock()
         let epoch = date(start)
         let wallClock = LaunchClock.following(clock, from: epoch)

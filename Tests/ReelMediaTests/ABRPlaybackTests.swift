@@ -37,9 +37,7 @@ struct ABRPlaybackTests {
         try await withSampleServer(profile: NetworkProfile(name: "16mbit", bandwidthKbps: 16_000)) { server in
             let meter = BandwidthMeter(initialBitsPerSecond: 20_000_000,
                                        parameters: .init(maxWeight: 2_000, minElapsed: .zero, minBytes: 0))
-            var network = NetworkOptions()
-            network.lowSpeedTimeMs = PatientNetwork.lowSpeedTimeMs
-            let engine = TransferEngine(options: network, meter: meter)
+            let engine = TransferEngine(options: .patient, meter: meter)
             defer { BlockingPool.shared.start { engine.shutdown() } }
             let plain = URLDataSourceFactory(engine: engine, allowLocalFiles: false)
             // The first segment of a lower variant after the start waits at its open.

@@ -10,11 +10,7 @@ import Testing
 /// wait on real signals (player and pool events), never on time.
 enum MediaTestSupport {
     /// Patient: a starved test machine must not cut a healthy transfer (the watchdog has tests of its own).
-    static let engine: TransferEngine = {
-        var network = NetworkOptions()
-        network.lowSpeedTimeMs = PatientNetwork.lowSpeedTimeMs
-        return TransferEngine(options: network)
-    }()
+    static let engine = TransferEngine(options: .patient)
 
     static func factory() -> URLDataSourceFactory {
         URLDataSourceFactory(engine: engine, allowLocalFiles: false)

@@ -34,10 +34,9 @@ struct CacheHarness {
             try Data(bytes).write(to: url)
         }
         let requests = RequestRecorder()
-        var options = NetworkOptions()
-        options.retryBackoffMs = 10
         // These tests count requests: only a real stall may trip the watchdog.
-        options.lowSpeedTimeMs = PatientNetwork.lowSpeedTimeMs
+        var options = NetworkOptions.patient
+        options.retryBackoffMs = 10
         let engine = TransferEngine(options: options)
         defer { BlockingPool.shared.start { engine.shutdown() } }
         let configuration = CDNServerConfiguration(root: root, profile: profile, requestLog: { requests.record($0) })

@@ -29,9 +29,8 @@ struct TransferEngineTests {
     /// real stall trips (a minute without bytes), so a loaded machine cannot add a retry to a test
     /// that counts attempts; the tests about stalls set their own window.
     static func options(_ change: (inout NetworkOptions) -> Void = { _ in }) -> NetworkOptions {
-        var options = NetworkOptions()
+        var options = NetworkOptions.patient
         options.retryBackoffMs = 10
-        options.lowSpeedTimeMs = PatientNetwork.lowSpeedTimeMs
         change(&options)
         return options
     }

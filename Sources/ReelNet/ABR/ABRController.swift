@@ -118,12 +118,13 @@ public final class ABRController: Sendable {
             let now = ContinuousClock.now - began
             let (last, maxAge) = state.withLock { ($0.lastThroughput, $0.policy.parameters.throughputMaxAge) }
             let moving = playhead?.playing == true
+            let meter = factory.bandwidthMeter
             let input = ABRInput(
                 segment: index, segmentDuration: .seconds(durations[index]),
                 buffered: moving ? playhead?.position.map { .seconds(starts[index]) - $0 } : nil, stalls: playhead?.stalls ?? 0,
-                estimate: factory.bandwidthMeter?.bitsPerSecond ?? startEstimate,
+                estimate: meter?.bitsPerSecond ?? startEstimate,
                 lastThroughput: last.flatMap { now - $0.at <= maxAge ? $0.bitsPerSecond : nil },
-                latency: factory.bandwidthMeter?.latency ?? .zero, sharers: factory.bandwidthMeter?.playing ?? 1, now: now)
+                latency: meter?.latency ?? .zero, sharers: meter?.playing ?? 1, now: now)
             decision = state.withLock { $0.policy.decide(input) }
             ReelLog.abr.trace("segment \(index): estimate \(input.estimate / 1000) kbps, latency \(Int(input.latency.milliseconds)) ms, last segment \(input.lastThroughput.map { "\($0 / 1000) kbps" } ?? "none"), buffered \(input.buffered.map { "\($0.milliseconds) ms" } ?? "not playing"), \(input.sharers) on the link, stalls \(input.stalls): \(decision.reason.rawValue) \(decision.variant)")
             if decision.variant != previous, let problem = load(decision.variant) {
