@@ -62,6 +62,9 @@ struct FeedSessionTests {
             played \(summary.bytesPlayed) B, errors \(summary.errors)
             """)
         #expect(summary.errors == 0, "errors: \(events.filter { if case .error = $0.kind { true } else { false } }.map(\.json))")
+        // Every unmounted card's player let its demuxer's thread go while the session still ran.
+        let mounts = events.filter { if case .mount = $0.kind { true } else { false } }.count
+        #expect(summary.threads?.playersLeft == 0, "\(mounts) mounts left \(summary.threads?.playersLeft ?? -1) player threads")
         #expect(events.contains { if case .visibility = $0.kind { true } else { false } })
         #expect(events.contains { if case .fetch(let fetch) = $0.kind { fetch.origin == .thumbnail } else { false } })
         if name == "fling" {

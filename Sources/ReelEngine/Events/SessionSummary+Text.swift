@@ -35,6 +35,7 @@ extension SessionSummary {
             ("variant switches up", { $0.abr.map { Double($0.switchesUp) } }, count),
             ("variant switches down", { $0.abr.map { Double($0.switchesDown) } }, count),
             ("peak RSS", { $0.peakRSSMB }, { String(format: "%.1f MB", $0) }),
+            ("peak threads", { $0.threads.map { Double($0.peak) } }, count),
             ("errors", { Double($0.errors) }, count),
         ]
         var header = [""] + runs.map(\.title)

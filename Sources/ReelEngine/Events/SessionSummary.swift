@@ -90,6 +90,15 @@ public struct SessionSummary: Sendable, Equatable, Codable {
         public init() {}
     }
 
+    /// The process's threads over the session, and what the session left running.
+    public struct Threads: Sendable, Equatable, Codable {
+        /// The most threads the process ran at once (sampled with the memory).
+        public var peak = 0
+        /// The session's player threads still running once it closed: 0 unless a player leaked.
+        public var playersLeft = 0
+        public init() {}
+    }
+
     /// The bandwidth meter at the session's end.
     public struct Bandwidth: Sendable, Equatable, Codable {
         public var estimateKbps = 0
@@ -149,6 +158,8 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     public var prefetch = Prefetch()
     public var decoders = Decoders()
     public var peakRSSMB = 0.0
+    /// Threads; nil in summaries written before they were counted.
+    public var threads: Threads?
     /// Errors met (error events).
     public var errors = 0
     /// The bandwidth meter at the end; nil in summaries written before it was measured.

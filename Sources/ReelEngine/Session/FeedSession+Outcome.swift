@@ -32,6 +32,10 @@ extension FeedSession {
         summary.decoders.created = pool.created
         summary.decoders.reused = pool.reused
         summary.peakRSSMB = peakRSSMB
+        var threads = SessionSummary.Threads()
+        threads.peak = peakThreads
+        threads.playersLeft = playerThreadsLeft
+        summary.threads = threads
         summary.bandwidth = setup.factory.bandwidthMeter.map { SessionSummary.Bandwidth($0.snapshot) }
         summary.abr = SessionSummary.ABR(played: players.keys.sorted().compactMap { players[$0]?.played == true ? players[$0]?.report : nil })
         summary.cdn.requests = networkRequests

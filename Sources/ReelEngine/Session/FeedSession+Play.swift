@@ -50,7 +50,7 @@ extension FeedSession {
         let id = revocation.card.id
         guard let card = cards[id], card.playing else { return }
         if let instance = card.player {
-            players[instance]?.player.pause()
+            players[instance]?.player?.pause()
             await yielded(yield.playStopped(instance))
         }
         cards[id]?.playing = false

@@ -45,6 +45,11 @@ public actor FeedSession {
     /// Players whose buffer prefetch was last told about.
     var buffersReported: Set<Int> = []
     var peakRSSMB = 0.0
+    var peakThreads = 0
+    /// The session's player threads still running after it closed (a leak when not 0).
+    var playerThreadsLeft = 0
+    /// Sessions made in this process, for naming their players' threads apart.
+    private static let made = Locked(0)
     /// Work whose end the session waits for before it reports: stops, event forwarding, thumbnails.
     var tasks: [Task<Void, Never>] = []
     /// Set once the trace is over: nothing new is mounted or started.
@@ -78,7 +83,9 @@ public actor FeedSession {
         controller = FeedController(config: config, screen: setup.screen)
         arbiter = PlayArbiter(config: config)
         pool = DecoderPool(config: config)
-        playerOptions = PlayerOptions(config: config)
+        var playerOptions = PlayerOptions(config: config)
+        playerOptions.threadName = "reel.player.f\(Self.made.withLock { $0 += 1; return $0 })"
+        self.playerOptions = playerOptions
         preloadEnabled = config.preload.enabled
         preload = PreloadPolicy(parameters: PreloadPolicy.Parameters(config.preload))
         let prediction = ScrollPredictor.Parameters(config.preload.prediction)
@@ -135,6 +142,7 @@ public actor FeedSession {
         // Everything the players, data sources and prefetcher reported is in the inbox now.
         sink.finish()
         while let input = await inputs.next() { await process(input) }
+        await countPlayerThreadsLeft()
         sampleMemory()
         return await outcome()
     }
@@ -178,6 +186,7 @@ public actor FeedSession {
             await playerReported(instance, event)
         case .stopped(let instance, let report):
             players[instance]?.report = report
+            players[instance]?.player = nil
         case .fetch(let fetch):
             fetches.append(fetch)
             let metrics = fetch.metrics
@@ -250,6 +259,7 @@ public actor FeedSession {
 
     private func sampleMemory() {
         if let megabytes = ResidentMemory.megabytes() { peakRSSMB = max(peakRSSMB, megabytes) }
+        if let threads = ProcessThreads.count() { peakThreads = max(peakThreads, threads) }
     }
 
     // MARK: - The end
@@ -271,5 +281,13 @@ public actor FeedSession {
             for task in running { await task.value }
         }
         prefetchLedger = await prefetch.finish()
+    }
+
+    /// Counts the session's player threads still running once every stop was taken in: a stopped
+    /// player lets its demuxer's thread go, so one still running after a while was kept.
+    private func countPlayerThreadsLeft() async {
+        let prefix = playerOptions.threadName + "."
+        _ = await DedicatedThread.waitUntil(prefix: prefix, atMost: 0, limit: .seconds(10))
+        playerThreadsLeft = DedicatedThread.running(prefix: prefix)
     }
 }

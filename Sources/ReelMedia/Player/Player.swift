@@ -66,7 +66,7 @@ public final class Player: Sendable {
             factory: factory, cancellation: cancellation, log: log, constraints: options.constraints,
             manifestLimits: options.manifestLimits,
             demux: options.demux, includeAudio: false, failureBudget: options.failureBudget)
-        self.demuxer = PlayerInput(opener: opener, card: card)
+        self.demuxer = PlayerInput(opener: opener, threadName: "\(options.threadName).\(card)")
         self.preview = PreviewTimer(clock: PlayerClock(clock))
         (events, continuation) = AsyncStream.makeStream()
         preview.onElapsed { [weak self] watched in self?.previewReached(watched) }

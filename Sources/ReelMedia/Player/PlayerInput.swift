@@ -28,9 +28,9 @@ actor PlayerInput {
         var adaptive: ABRController?
     }
 
-    init(opener: MediaOpener, card: String) {
+    init(opener: MediaOpener, threadName: String) {
         self.opener = opener
-        self.executor = DedicatedThreadExecutor(name: "reel.player.\(card)")
+        self.executor = DedicatedThreadExecutor(name: threadName)
     }
 
     deinit { executor.shutdown() }

@@ -18,6 +18,9 @@ public struct PlayerOptions: Sendable {
     public var preroll = false
     /// Hash every decoded frame (the `ffmpeg -f framemd5` hash) for `onFrameHash`.
     public var frameHashes = false
+    /// The name of the demuxer's thread, before `.<card>`: an owner running several players tags
+    /// its own to tell them apart (`DedicatedThread.running(prefix:)`).
+    public var threadName = "reel.player"
 
     public init() {}
 

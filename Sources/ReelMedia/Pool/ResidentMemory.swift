@@ -10,3 +10,10 @@ public enum ResidentMemory {
         return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_000_000
     }
 }
+
+/// The process's threads, counted in `/proc/self/task` (Linux); nil where there is none.
+public enum ProcessThreads {
+    public static func count() -> Int? {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))?.count
+    }
+}
