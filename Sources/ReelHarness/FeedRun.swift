@@ -49,10 +49,13 @@ public enum FeedRun {
         // The preflight's request is not the session's.
         let before = server?.bill()
         let cacheFactory = cache.map { CacheDataSourceFactory(cache: $0, upstream: network, origin: .playback) }
-        var setup = SessionSetup(config: config, catalog: request.catalog, trace: request.trace, baseURL: baseURL,
-                                 screen: request.screen, factory: cacheFactory ?? network, cacheFactory: cacheFactory)
-        setup.launchSeconds = request.launchSeconds
-        let outcome = await FeedSession(setup: setup).run()
+        let clock = EngineClock.continuous
+        let source = LatentFeedSource(base: CatalogFeedSource(catalog: request.catalog, baseURL: baseURL, config: config),
+                                      latency: Double(config.pagination.latencyMs) / 1000, clock: clock)
+        let feed = FeedEngine(config: config, source: source, factory: cacheFactory ?? network, cacheFactory: cacheFactory,
+                                screen: request.screen, clock: clock)
+        let outcome = await TraceDriver.run(request.trace, into: feed, launchSeconds: request.launchSeconds,
+                                            visibility: VisibilityParameters(config: config))
         await shutDown(engine: engine, cache: cache, folder: folder)
 
         var summary = outcome.summary

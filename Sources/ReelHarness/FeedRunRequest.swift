@@ -8,7 +8,7 @@ public struct FeedRunRequest: Sendable {
     public var origin: FeedOrigin
     /// The screen in points (default: `device.screenWidth` x `device.screenHeight`).
     public var screen: Size?
-    /// Seconds of launch animation before the feed shows (`SessionSetup.launchSeconds`).
+    /// Seconds of launch animation before the feed shows (the trace starts after them).
     public var launchSeconds: Double
 
     public init(catalog: FeedCatalog, trace: ScrollTrace, origin: FeedOrigin, screen: Size? = nil, launchSeconds: Double = 0) {

@@ -59,15 +59,21 @@ public struct FeedController: Sendable {
         }
         let transitions = visibility.scroll(to: sample.y, carouselOffsets: offsets, at: sample.time, layout: layout, model: model)
         output.events += transitions.map { FeedEvent(time: sample.time, kind: .transition($0)) }
-        if let tap = sample.tap {
-            let card = model.card(id: tap)
-            if card == nil, warnedIDs.insert("tap:\(tap)").inserted {
-                output.warnings.append("line \(sample.line): tapped card \"\(tap)\" is not loaded")
-            }
-            output.events.append(FeedEvent(time: sample.time, kind: .tap(cardID: tap, card: card)))
-        }
+        if let tap = sample.tap { output.append(self.tap(tap, at: sample.time, line: sample.line)) }
         recycler.update(offset: visibility.offset, layout: layout)
         requestIfNeeded(at: sample.time, into: &output)
+        return output
+    }
+
+    /// The user's intent to play a card, by id (an unknown one is warned about once; `line` names
+    /// the trace line, 0 for live input).
+    public mutating func tap(_ id: String, at time: Double, line: Int = 0) -> FeedOutput {
+        var output = FeedOutput()
+        let card = model.card(id: id)
+        if card == nil, warnedIDs.insert("tap:\(id)").inserted {
+            output.warnings.append(line > 0 ? "line \(line): tapped card \"\(id)\" is not loaded" : "tapped card \"\(id)\" is not loaded")
+        }
+        output.events.append(FeedEvent(time: time, kind: .tap(cardID: id, card: card)))
         return output
     }
 

@@ -10,7 +10,7 @@ struct ReportingDataSourceFactory: DataSourceFactory {
     let base: any DataSourceFactory
     let origin: SessionEvent.Origin
     let card: String?
-    let player: Int?
+    let player: PlayerID?
     let report: @Sendable (SessionFetch) -> Void
 
     func makeDataSource(cancellation: Cancellation) -> any DataSource {

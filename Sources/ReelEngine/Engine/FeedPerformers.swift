@@ -1,0 +1,85 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import ReelNet
+
+/// A video player as the engine drives it: `Player` in an app, a fake in the engine's tests.
+package protocol FeedPlayer: Sendable {
+    /// Everything it reports, in order; finishes after `.stopped`.
+    var events: AsyncStream<PlayerEvent> { get }
+    func prepare()
+    func play(previewLimit: Duration?)
+    func pause()
+    /// Stops (input closed, decoder back to the pool) and reports what it did.
+    func stop() async -> PlayerReport
+    /// Media it holds ahead of the screen.
+    var buffered: Duration { get }
+}
+
+extension Player: FeedPlayer {
+    package var buffered: Duration { status.buffered }
+}
+
+/// Whoever performs a session's actions besides the engine itself: makes the players, loads
+/// thumbnails, prefetches. `PlaybackPerformers` is the real one; tests inject fakes here.
+package protocol FeedPerformers: Sendable {
+    /// A player for `card`'s `video`; `report` hears every resource it reads.
+    func makePlayer(_ id: PlayerID, card: String, video: URL, report: @escaping @Sendable (SessionFetch) -> Void) -> any FeedPlayer
+    /// Fetches a thumbnail through the cache; `report` hears the read.
+    func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws
+    /// Prefetch for the session, nil without a cache to fill (or with prefetch off).
+    func makePrefetch(onEvent: @escaping @Sendable (PrefetchEvent, FeedInput?) -> Void) -> FeedPrefetch?
+    /// The decoder pool's counters.
+    func decoders() async -> SessionSummary.Decoders
+    /// The bandwidth meter the session's transfers feed, if any.
+    var bandwidthMeter: BandwidthMeter? { get }
+    /// Whether there is a cache to prefetch into.
+    var hasCache: Bool { get }
+}
+
+/// The real performers: players with decoders from one `DecoderPool`, every read through the
+/// session's data sources (cache-backed normally), prefetch into that cache.
+package struct PlaybackPerformers: FeedPerformers {
+    let config: ReelConfig
+    let factory: any DataSourceFactory
+    let cacheFactory: CacheDataSourceFactory?
+    let pool: DecoderPool
+    let playerOptions: PlayerOptions
+
+    /// `threadName` tags the players' threads (`DedicatedThread.running(prefix:)`).
+    package init(config: ReelConfig, factory: any DataSourceFactory, cacheFactory: CacheDataSourceFactory?, threadName: String) {
+        self.config = config
+        self.factory = factory
+        self.cacheFactory = cacheFactory
+        pool = DecoderPool(config: config)
+        var options = PlayerOptions(config: config)
+        options.threadName = threadName
+        playerOptions = options
+    }
+
+    package func makePlayer(_ id: PlayerID, card: String, video: URL, report: @escaping @Sendable (SessionFetch) -> Void) -> any FeedPlayer {
+        let reporting = ReportingDataSourceFactory(base: factory, origin: .playback, card: card, player: id, report: report)
+        return Player(card: card, input: video, factory: reporting, pool: pool, options: playerOptions)
+    }
+
+    package func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws {
+        let reporting = ReportingDataSourceFactory(base: factory, origin: .thumbnail, card: card, player: nil, report: report)
+        _ = try await BlockingPool.shared.run { try reporting.fetch(DataSpec(url: url, kind: .image), limit: 16 << 20) }
+    }
+
+    package func makePrefetch(onEvent: @escaping @Sendable (PrefetchEvent, FeedInput?) -> Void) -> FeedPrefetch? {
+        guard config.prefetch.enabled, let cacheFactory else { return nil }
+        return FeedPrefetch(config: config, factory: cacheFactory, onEvent: onEvent)
+    }
+
+    package func decoders() async -> SessionSummary.Decoders {
+        let statistics = await pool.statistics
+        var decoders = SessionSummary.Decoders()
+        decoders.created = statistics.created
+        decoders.reused = statistics.reused
+        return decoders
+    }
+
+    package var bandwidthMeter: BandwidthMeter? { factory.bandwidthMeter }
+    package var hasCache: Bool { cacheFactory != nil }
+}
