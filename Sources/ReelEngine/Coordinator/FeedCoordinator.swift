@@ -242,9 +242,9 @@ public struct FeedCoordinator: Sendable {
         guard !isBackground, !closing else { return }
         advance(to: time)
         isBackground = true
-        for card in cards.values.sorted(by: { $0.ref < $1.ref }) where card.playing {
-            tellPolicy(.paused, card.id)
-        }
+        // Cards that wait first, so that the playing ones hand play to nobody.
+        let onScreen = cards.values.filter { $0.state.mayPlay }.sorted { ($0.playing ? 1 : 0, $0.ref) < ($1.playing ? 1 : 0, $1.ref) }
+        for card in onScreen { tellPolicy(.paused, card.id) }
         updateGate()
     }
 

@@ -57,6 +57,8 @@ public actor FeedEngine {
         case failure(card: String?, message: String)
         case monitor
         case workDone(Int)
+        /// Everything sent before it has been taken in.
+        case marker(CheckedContinuation<Void, Never>)
         case close
     }
 
@@ -124,6 +126,14 @@ public actor FeedEngine {
     /// trace's sample time; never before the previous input's).
     package nonisolated func send(_ input: FeedInput, at time: Double? = nil) {
         sink.yield(.feed(input, at: time ?? clock.now()))
+    }
+
+    /// Returns once the engine has taken in every input sent before the call (a test's signal
+    /// on a manual clock; what those inputs start may still report afterwards).
+    package func settled() async {
+        await withCheckedContinuation { continuation in
+            if case .terminated = sink.yield(.marker(continuation)) { continuation.resume() }
+        }
     }
 
     // MARK: - Output
@@ -196,6 +206,8 @@ public actor FeedEngine {
         case .workDone(let id):
             work[id] = nil
             pageFetches[id] = nil
+        case .marker(let continuation):
+            continuation.resume()
         case .close:
             break
         }

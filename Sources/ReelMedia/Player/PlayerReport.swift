@@ -32,3 +32,12 @@ public struct PlayerReport: Sendable, Codable {
     /// The variant of each segment and the switches, for a master or an MPD.
     public var abr: ABRReport?
 }
+
+extension PlayerReport {
+    /// A report of nothing done yet, for `card` playing `url`.
+    package init(card: String, url: String) {
+        self.init(card: card, url: url, frames: 0, ttff: nil, stalls: 0, stallMs: 0, rebuffers: 0, rebufferMs: 0, late: 0,
+                  dropped: 0, preemptions: 0, ended: false, previewElapsed: false, decodeErrors: 0, corruptPackets: 0,
+                  error: nil, notes: [], requests: 0, bytes: 0)
+    }
+}
