@@ -20,10 +20,13 @@ let package = Package(
     products: [
         .executable(name: "reel", targets: ["reel"]),
         .library(name: "ReelCore", targets: ["ReelCore"]),
+        .library(name: "ReelManifest", targets: ["ReelManifest"]),
+        .library(name: "ReelFeed", targets: ["ReelFeed"]),
         .library(name: "ReelNet", targets: ["ReelNet"]),
         .library(name: "ReelMedia", targets: ["ReelMedia"]),
         .library(name: "ReelServer", targets: ["ReelServer"]),
         .library(name: "ReelEngine", targets: ["ReelEngine"]),
+        .library(name: "ReelReport", targets: ["ReelReport"]),
         .library(name: "ReelHarness", targets: ["ReelHarness"]),
         .library(name: "ReelLaunch", targets: ["ReelLaunch"]),
     ],
@@ -49,10 +52,11 @@ let package = Package(
             path: "CSupport/CReelShims"
         ),
 
-        // Swift modules, dependencies pointing one way:
-        // reel -> ReelHarness -> ReelEngine -> ReelMedia -> ReelNet -> ReelCore; ReelServer apart
-        // (ReelCore only), used by ReelHarness, the CLI and tests; ReelLaunch (ReelNet and ReelCore,
-        // below ReelEngine) decides what the app shows at launch. ArchitectureTests checks the imports.
+        // Swift modules, cut by dependency, pointing one way (DESIGN.md draws the ladder;
+        // ArchitectureTests checks the imports): a pure foundation, the pure manifest library and
+        // feed domain above it, then the network (curl, SQLite), media (FFmpeg), launch
+        // (rlottie), the engine an app embeds, the reports, the CDN simulator apart, the harness
+        // that stands the simulator up around sessions, and the CLI.
         .target(
             name: "ReelCore",
             dependencies: [
@@ -63,10 +67,23 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // HLS and DASH: the manifest model, its parsers and writer. Pure: the fuzzers link it alone.
+        .target(
+            name: "ReelManifest",
+            dependencies: ["ReelCore", .product(name: "Collections", package: "swift-collections")],
+            swiftSettings: strictSwift
+        ),
+        // The feed domain: catalog, feed model, layout, visibility, the play rules, prediction and
+        // preload, and the FeedCoordinator that holds the feed's decisions. Pure.
+        .target(
+            name: "ReelFeed",
+            dependencies: ["ReelCore", .product(name: "Collections", package: "swift-collections")],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "ReelNet",
             dependencies: [
-                "ReelCore", "CCurl", "CReelShims",
+                "ReelCore", "ReelManifest", "CCurl", "CReelShims",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -76,7 +93,7 @@ let package = Package(
         .target(
             name: "ReelMedia",
             dependencies: [
-                "ReelCore", "ReelNet", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CReelShims",
+                "ReelCore", "ReelManifest", "ReelNet", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CReelShims",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -95,9 +112,19 @@ let package = Package(
         .target(
             name: "ReelEngine",
             dependencies: [
-                "ReelCore", "ReelNet", "ReelMedia",
+                "ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The session report (HTML) and the sweep's statistics and page: read events and summaries,
+        // never touch a session.
+        .target(
+            name: "ReelReport",
+            dependencies: [
+                "ReelCore", "ReelFeed", "ReelEngine",
+                .product(name: "Collections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
@@ -106,7 +133,7 @@ let package = Package(
         .target(
             name: "ReelLaunch",
             dependencies: [
-                "ReelCore", "ReelNet", "CRLottie",
+                "ReelCore", "ReelManifest", "ReelNet", "CRLottie",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -118,7 +145,7 @@ let package = Package(
         .target(
             name: "ReelHarness",
             dependencies: [
-                "ReelCore", "ReelNet", "ReelMedia", "ReelEngine", "ReelServer",
+                "ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelReport", "ReelServer",
                 .product(name: "Collections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
@@ -126,7 +153,8 @@ let package = Package(
         .executableTarget(
             name: "reel",
             dependencies: [
-                "ReelCore", "ReelNet", "ReelMedia", "ReelServer", "ReelEngine", "ReelHarness", "ReelLaunch",
+                "ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelServer", "ReelEngine", "ReelReport",
+                "ReelHarness", "ReelLaunch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
@@ -138,21 +166,30 @@ let package = Package(
         // a small support library (sample index, the built tool, the CDN simulator).
         .target(name: "ReelTestSupport", dependencies: ["ReelServer", "ReelNet", "ReelCore", .product(name: "Logging", package: "swift-log")], path: "Tests/Support", swiftSettings: strictSwift),
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"], swiftSettings: strictSwift),
-        .testTarget(name: "ReelNetTests", dependencies: ["ReelNet", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "ReelManifestTests", dependencies: ["ReelManifest", "ReelCore"], swiftSettings: strictSwift),
+        .testTarget(name: "ReelFeedTests", dependencies: ["ReelFeed", "ReelCore"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "ReelReportTests",
+            dependencies: ["ReelReport", "ReelEngine", "ReelFeed", "ReelCore", "ReelHarness", "ReelServer", "ReelTestSupport",
+                           .product(name: "Collections", package: "swift-collections")],
+            swiftSettings: strictSwift),
+        .testTarget(name: "ReelHarnessTests", dependencies: ["ReelHarness", "ReelFeed", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "ReelNetTests", dependencies: ["ReelNet", "ReelManifest", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelManifest", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelServerTests", dependencies: ["ReelServer", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "ReelEngineTests",
-            dependencies: ["ReelEngine", "ReelHarness", "ReelServer", "ReelTestSupport", .product(name: "Collections", package: "swift-collections")],
+            dependencies: ["ReelEngine", "ReelFeed", "ReelReport", "ReelHarness", "ReelServer", "ReelTestSupport",
+                           .product(name: "Collections", package: "swift-collections")],
             swiftSettings: strictSwift),
         .testTarget(
             name: "ReelLaunchTests",
             dependencies: [
-                "ReelLaunch", "ReelServer", "ReelTestSupport",
+                "ReelLaunch", "ReelManifest", "ReelServer", "ReelTestSupport",
                 .product(name: "Collections", package: "swift-collections"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSwift),
-        .testTarget(name: "IntegrationTests", dependencies: ["reel", "ReelServer", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "IntegrationTests", dependencies: ["reel", "ReelServer", "ReelCore", "ReelFeed", "ReelEngine", "ReelReport", "ReelTestSupport"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,6 +16,8 @@ let package = Package(
             name: "ReelBenchmarks",
             dependencies: [
                 .product(name: "ReelCore", package: "Reel"),
+                .product(name: "ReelManifest", package: "Reel"),
+                .product(name: "ReelFeed", package: "Reel"),
                 .product(name: "ReelNet", package: "Reel"),
                 .product(name: "ReelLaunch", package: "Reel"),
                 .product(name: "Benchmark", package: "benchmark"),

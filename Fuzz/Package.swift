@@ -13,7 +13,7 @@ func fuzzTarget(_ name: String) -> Target {
         dependencies: [
             "FuzzSupport",
             .product(name: "ReelCore", package: "Reel"),
-            .product(name: "ReelNet", package: "Reel"),
+            .product(name: "ReelManifest", package: "Reel"),
             .product(name: "OrderedCollections", package: "swift-collections"),
         ],
         swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")])
@@ -33,7 +33,7 @@ let package = Package(
             dependencies: [
                 "CLibFuzzer",
                 .product(name: "ReelCore", package: "Reel"),
-                .product(name: "ReelNet", package: "Reel"),
+                .product(name: "ReelManifest", package: "Reel"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]),
         fuzzTarget("FuzzHLS"),

@@ -1,6 +1,8 @@
 import Foundation
 import ReelCore
 import ReelEngine
+import ReelFeed
+import ReelManifest
 import ReelMedia
 import ReelNet
 import ReelServer

@@ -2,6 +2,7 @@ import Foundation
 import ReelCore
 import ReelEngine
 import ReelNet
+import ReelReport
 
 /// Writes what a feed run (or a comparison) leaves behind: the events as JSON lines (the second
 /// run's next to the first's, `out-b.jsonl`) and the HTML report of every run in one page.

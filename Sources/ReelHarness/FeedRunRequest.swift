@@ -1,5 +1,6 @@
 import ReelCore
 import ReelEngine
+import ReelFeed
 
 /// What `FeedRun` runs: the catalog, the scroll trace, where the streams come from and the screen.
 public struct FeedRunRequest: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelEngine
+import ReelFeed
 
 /// A feed source that answers after a simulated latency (`pagination.latencyMs`) on the engine's
 /// clock, as a mobile app's paginated API would: the feed's pages for runs without a real API.

@@ -1,4 +1,5 @@
 import ReelCore
+import ReelFeed
 
 extension ScrollTrace {
     /// `reel feed run`'s and `reel demo`'s trace when none is given: the first 29 seconds of the

@@ -1,5 +1,6 @@
 import ReelCore
 import ReelEngine
+import ReelFeed
 
 /// Replays a recorded scroll trace into a `FeedEngine` on the engine's clock, as a user would
 /// have scrolled: the launch window first when there is one, then each sample at its time (its

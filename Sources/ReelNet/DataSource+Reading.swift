@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 extension DataSource {
     /// Reads until `count` bytes or the end of the data.

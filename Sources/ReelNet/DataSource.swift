@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 /// A blocking byte source: open a `DataSpec`, read until it returns 0, close. Implementations run
 /// on a dedicated thread (a demuxer's or a prefetch worker's), never on the cooperative pool.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReelCore
 import ReelEngine
+import ReelFeed
 import ReelHarness
 import ReelServer
 

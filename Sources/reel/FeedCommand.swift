@@ -3,7 +3,9 @@ import Foundation
 import OrderedCollections
 import ReelCore
 import ReelEngine
+import ReelFeed
 import ReelHarness
+import ReelReport
 import ReelServer
 
 /// `reel feed`: build the feed from a catalog, replay a scroll trace through visibility.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReelCore
+import ReelManifest
 import ReelNet
 
 struct InspectCommand: AsyncParsableCommand {

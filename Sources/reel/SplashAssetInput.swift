@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelLaunch
+import ReelManifest
 import ReelNet
 
 /// Reads a splash asset named on the command line (a path or an http(s) URL) whole, refusing

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReelCore
+import ReelFeed
 import ReelMedia
 import ReelNet
 import ReelServer

@@ -3,8 +3,10 @@ import Foundation
 import OrderedCollections
 import ReelCore
 import ReelEngine
+import ReelFeed
 import ReelHarness
 import ReelNet
+import ReelReport
 import ReelServer
 
 extension FeedCommand {

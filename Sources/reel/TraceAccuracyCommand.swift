@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import OrderedCollections
 import ReelCore
+import ReelFeed
+import ReelHarness
 
 /// `reel trace accuracy`: how well the landing prediction foresees where traces' flings and
 /// swipes come to rest (`LandingAccuracy`), over trace files and generated traces.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import ReelCore
+import ReelFeed
+import ReelHarness
 
 /// `reel trace generate`: scroll traces for the feed commands, deterministic for a seed.
 struct TraceCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelEngine
+import ReelFeed
 import ReelTestSupport
 import Testing
 

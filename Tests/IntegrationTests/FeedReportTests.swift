@@ -1,6 +1,7 @@
 import Foundation
 import OrderedCollections
 import ReelCore
+import ReelFeed
 import ReelTestSupport
 import Testing
 

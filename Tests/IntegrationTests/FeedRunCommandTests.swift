@@ -1,6 +1,7 @@
 import Foundation
 import OrderedCollections
 import ReelCore
+import ReelFeed
 import ReelEngine
 import ReelTestSupport
 import Testing

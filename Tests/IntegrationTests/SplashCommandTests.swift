@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelFeed
 import ReelTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import OrderedCollections
 import ReelCore
+import ReelFeed
 import ReelEngine
 import ReelHarness
 import Testing

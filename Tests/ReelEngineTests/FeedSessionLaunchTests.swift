@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelEngine
+import ReelFeed
 import ReelHarness
 import ReelNet
 import ReelTestSupport

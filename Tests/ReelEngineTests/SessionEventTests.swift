@@ -2,6 +2,7 @@ import Foundation
 import OrderedCollections
 import ReelCore
 import ReelEngine
+import ReelFeed
 import ReelMedia
 import ReelNet
 import Testing

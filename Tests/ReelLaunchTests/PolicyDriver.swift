@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelLaunch
+import ReelManifest
 import ReelNet
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 import ReelNet
 
 /// Resumes waiters once a data source opened a URL ending in `path`.

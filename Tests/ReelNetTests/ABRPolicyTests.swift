@@ -1,4 +1,5 @@
 import ReelCore
+import ReelManifest
 import ReelNet
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReelManifest
 import ReelNet
 import Testing
 

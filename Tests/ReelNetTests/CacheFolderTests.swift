@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 @testable import ReelNet
 import ReelTestSupport
 import Testing

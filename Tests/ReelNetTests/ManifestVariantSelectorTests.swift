@@ -1,4 +1,5 @@
 import Foundation
+import ReelManifest
 import Testing
 
 @testable import ReelNet

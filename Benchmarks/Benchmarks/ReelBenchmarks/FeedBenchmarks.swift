@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import ReelCore
+import ReelFeed
 
 /// The feed model's hot paths on a 10,000-widget feed (the 144-entry test catalog looped):
 /// one scroll event's visibility update (goal p99 <= 50 us) and the layout of one 20-widget

@@ -1,6 +1,6 @@
 import Benchmark
 import Foundation
-import ReelNet
+import ReelManifest
 
 /// Where the package's files are, from this file's location.
 enum BenchmarkPaths {

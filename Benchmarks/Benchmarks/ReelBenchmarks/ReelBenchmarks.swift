@@ -6,6 +6,7 @@ import Benchmark
 let benchmarks: @Sendable () -> Void = {
     manifestBenchmarks()
     feedBenchmarks()
+    coordinatorBenchmarks()
     cacheBenchmarks()
     prefetchBenchmarks()
     launchBenchmarks()

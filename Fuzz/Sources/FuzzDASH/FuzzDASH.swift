@@ -1,6 +1,6 @@
 import FuzzSupport
 import Foundation
-import ReelNet
+import ReelManifest
 
 /// MPD bytes through Reel's DASH parser (and its XML checks), then through what uses a parsed
 /// manifest.

@@ -1,6 +1,6 @@
 import FuzzSupport
 import Foundation
-import ReelNet
+import ReelManifest
 
 /// HLS playlist bytes through Reel's parser, then through what uses a parsed playlist.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,6 +1,6 @@
 import Foundation
 import ReelCore
-import ReelNet
+import ReelManifest
 
 /// What every fuzz target checks beyond "no trap": input may be refused only with a `ReelError`
 /// (anything else thrown is a finding), an internal failure is a finding even as a

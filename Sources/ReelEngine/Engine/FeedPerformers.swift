@@ -1,5 +1,7 @@
 import Foundation
 import ReelCore
+import ReelFeed
+import ReelManifest
 import ReelMedia
 import ReelNet
 

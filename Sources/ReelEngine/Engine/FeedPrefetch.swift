@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelFeed
 import ReelNet
 
 /// Performs the coordinator's prefetch orders on ReelNet's `Prefetcher` (one per session,

@@ -1,5 +1,7 @@
 import Foundation
 import ReelCore
+import ReelFeed
+import ReelManifest
 import ReelNet
 
 /// Where a feed's pages come from: the app's paginated API. The engine asks for a page when the

@@ -1,3 +1,4 @@
+import ReelFeed
 import ReelNet
 
 /// One resource someone in a feed session read: what the data source's metrics say when it was

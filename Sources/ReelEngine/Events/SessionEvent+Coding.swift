@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelFeed
 
 /// The events file: one JSON object per line, `{"t", "type", ...the kind's fields}`.
 extension SessionEvent: Codable {

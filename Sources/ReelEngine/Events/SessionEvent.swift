@@ -1,4 +1,5 @@
 import ReelCore
+import ReelFeed
 import ReelMedia
 import ReelNet
 

@@ -1,4 +1,5 @@
 import ReelCore
+import ReelFeed
 
 extension SessionSummary {
     /// The part of a summary a session's events give alone: plays, time to first frame and the

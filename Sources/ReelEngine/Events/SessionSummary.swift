@@ -1,5 +1,6 @@
 import OrderedCollections
 import ReelCore
+import ReelFeed
 
 /// What a feed session cost and how it felt, as `reel feed run --json` prints it: the Swift
 /// shape is the JSON shape (`JSONValueEncoder` writes it, `JSONValueDecoder` reads it).

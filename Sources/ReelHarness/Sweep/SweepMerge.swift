@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelEngine
+import ReelReport
 
 /// Combines the results folders of a sweep's shards into one: every folder must hold the same
 /// matrix (a folder of another sweep is refused by name); each cell's folder is copied from the

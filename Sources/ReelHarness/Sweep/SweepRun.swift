@@ -2,7 +2,9 @@ import Foundation
 import OrderedCollections
 import ReelCore
 import ReelEngine
+import ReelFeed
 import ReelNet
+import ReelReport
 import ReelServer
 
 /// Runs the cells of a sweep that this shard owns and the folder does not hold yet, each as one

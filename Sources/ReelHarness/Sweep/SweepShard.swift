@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelEngine
+import ReelReport
 
 /// Which cells one process runs: those whose index mod `count` is `index`. Given as `i/n`, or
 /// read from the batch system (`auto`): a Kubernetes indexed job's `JOB_COMPLETION_INDEX` with

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 import ReelNet
 
 /// Fetches a whole small resource (a splash configuration, an asset) with Reel's own data

@@ -1,6 +1,7 @@
 import Foundation
 import OrderedCollections
 import ReelCore
+import ReelManifest
 import ReelNet
 
 /// Lifecycle events as JSON lines, `{"t": "2026-11-27T08:00:00Z", "event": "launch"}` (`event`:

@@ -1,6 +1,7 @@
 import Foundation
 import OrderedCollections
 import ReelCore
+import ReelManifest
 import ReelNet
 
 /// Reads a splash configuration, `{"holidaySplash": [{"name", "id", "startDateTime",

@@ -3,6 +3,7 @@ import CAVFormat
 import CAVUtil
 import Foundation
 import ReelCore
+import ReelManifest
 import ReelNet
 
 /// Decrypts an AES-128-CBC (HLS `METHOD=AES-128`) segment as it streams, stripping the PKCS#7

@@ -4,6 +4,7 @@ import CAVUtil
 import CReelShims
 import Foundation
 import ReelCore
+import ReelManifest
 import ReelNet
 import Synchronization
 

@@ -4,6 +4,7 @@ import CAVUtil
 import CReelShims
 import Foundation
 import ReelCore
+import ReelManifest
 import ReelNet
 
 /// One `DataSource` presented to FFmpeg as an `AVIOContext`: FFmpeg's read and seek callbacks

@@ -3,6 +3,7 @@ import CAVFormat
 import CAVUtil
 import Foundation
 import ReelCore
+import ReelManifest
 import ReelNet
 
 /// Opens an input for decoding, the same way for `reel play` and for a feed's players: resolve it

@@ -3,6 +3,7 @@ import CAVFormat
 import CAVUtil
 import Foundation
 import ReelCore
+import ReelManifest
 import ReelNet
 
 /// Plays one input headlessly from start to end (or to `maxFrames`): resolve the input, open the

@@ -1,4 +1,5 @@
 import Foundation
+import ReelManifest
 import ReelNet
 
 /// What to play and how: the input, pacing, how many frames, decoder threads, probe settings,

@@ -1,4 +1,5 @@
 import ReelCore
+import ReelManifest
 import ReelNet
 
 /// How a player opens, buffers and shows its video.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ReelCore
+import ReelManifest
 
 /// Performs the adaptive rule for one play of a master playlist (or a DASH MPD). It records the
 /// variant of every segment the demuxer fetches; when the play can switch (`AdaptivePlaylist`),

@@ -1,3 +1,4 @@
+import ReelManifest
 /// The adaptive bitrate rule: a throughput rule with buffer hysteresis, decided at each segment
 /// boundary (docs/abr.md). Every choice of "the variant this bandwidth affords" goes through
 /// `VariantSelector`, the code the start variant and prefetch use, under the device's picture box.

@@ -1,3 +1,4 @@
+import ReelManifest
 /// What the adaptive rule did in one play, as `reel play --json` prints it (`abr`) and a feed
 /// session folds into its summary: the estimate, the start variant, the variant of each segment
 /// fetched, and the switches. Variants are named by their media playlist URL.

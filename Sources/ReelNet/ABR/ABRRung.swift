@@ -1,3 +1,4 @@
+import ReelManifest
 /// One variant the adaptive rule may choose: its peak bitrate and picture size, as the master
 /// playlist gives them.
 public struct ABRRung: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import ReelManifest
 
 /// The media playlist FFmpeg reads for a play that may switch variants: the start variant's
 /// segments with their durations, each URI replaced by a name Reel owns

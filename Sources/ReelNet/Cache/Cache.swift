@@ -4,6 +4,7 @@ import ReelCore
 
 #if canImport(Glibc)
 import Glibc
+import ReelManifest
 #endif
 
 /// The disk cache of playlists, init sections, segments, keys and images: LRU by bytes under

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 /// Reads through the disk cache, as ExoPlayer's `CacheDataSource` does: a complete entry is read
 /// from disk (length and checksum checked first; a mismatch evicts it and refetches); otherwise

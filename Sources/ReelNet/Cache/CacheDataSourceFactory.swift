@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 /// Makes `CacheDataSource`s over an upstream factory, sharing one cache, one origin tag and one
 /// reachability: hand it to `Playback` (or a prefetcher) in place of the network factory.

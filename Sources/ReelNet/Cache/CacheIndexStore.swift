@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ReelCore
+import ReelManifest
 
 /// The durable mirror of the cache index: one SQLite database (GRDB) in WAL mode with
 /// `synchronous = NORMAL`, so a committed row survives a crash or SIGKILL of the process and a

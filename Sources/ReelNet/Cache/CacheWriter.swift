@@ -3,6 +3,7 @@ import ReelCore
 
 #if canImport(Glibc)
 import Glibc
+import ReelManifest
 #endif
 
 /// Writes one resource into the cache the atomic way: bytes go to a temporary file under `tmp/`

@@ -3,6 +3,7 @@ import ReelCore
 
 #if canImport(Glibc)
 import Glibc
+import ReelManifest
 #endif
 
 /// One network transfer filling a cache entry, shared by every reader of its key: the entry of

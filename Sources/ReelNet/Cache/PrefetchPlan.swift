@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 /// What to cache so one video starts without the network: the manifests (read while planning,
 /// through the planner's factory, so they are cached too) and, in play order and each once, the

@@ -1,4 +1,5 @@
 import ReelCore
+import ReelManifest
 
 /// Where a `TeeDataSource` copies the bytes it reads (the cache's file writer).
 public protocol DataSink: AnyObject {

@@ -3,6 +3,7 @@ import ReelCore
 
 #if canImport(Glibc)
 import Glibc
+import ReelManifest
 #endif
 
 /// Reads a local file (a `file:` URL) with plain POSIX reads, honouring the spec's byte range.

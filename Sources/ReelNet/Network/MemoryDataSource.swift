@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 /// Serves bytes already in memory (a playlist Reel has parsed and rewritten) as a data source.
 public final class MemoryDataSource: DataSource {

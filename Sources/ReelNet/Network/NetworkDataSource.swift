@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 /// Reads an http(s) resource through the shared `TransferEngine`: `open` returns once the
 /// response has started; `read` returns bytes as they arrive. The corresponding C machinery is

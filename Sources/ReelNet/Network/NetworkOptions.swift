@@ -1,4 +1,5 @@
 import ReelCore
+import ReelManifest
 
 /// How the transfer engine talks to servers: timeouts, retries, connection limits, buffering.
 /// Built from `ReelConfig`'s `network.*` keys, so the defaults are the configuration's own.

@@ -2,6 +2,7 @@ import CCurl
 import CReelShims
 import Foundation
 import ReelCore
+import ReelManifest
 
 /// One GET as the transfer thread sees it: the request, its easy handle for the current attempt,
 /// retry state, and the stream its bytes go to. Touched only on the transfer thread.

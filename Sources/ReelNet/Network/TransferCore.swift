@@ -3,6 +3,7 @@ import CReelShims
 import Foundation
 import Logging
 import ReelCore
+import ReelManifest
 
 /// The transfer thread behind a `TransferEngine`: libcurl's multi interface, the transfers and
 /// the connection pool. The thread holds the core until it exits, so the core outlives every

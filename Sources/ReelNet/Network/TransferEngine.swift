@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 /// Every HTTP transfer of a process runs here: one dedicated thread driving libcurl's multi
 /// interface, so connections (and HTTP/2 sessions) are pooled and reused across requests and

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 /// Routes each open to a network or file source by the URL's scheme. Local files are read only
 /// when `allowLocalFiles` is set (a local top-level input); anything else is refused by name.

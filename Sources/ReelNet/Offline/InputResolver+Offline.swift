@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 extension InputResolver {
     /// Resolves `url` from the cache alone: the manifest from the cache; for a master (or an

@@ -1,4 +1,5 @@
 import Foundation
+import ReelManifest
 
 /// What offline playback plays of an input: the variant pinned to one whose start is cached and
 /// how many of its segments, from the first, are cached (init sections and keys included).

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 /// One run of one request, blocking, on a `BlockingPool` thread: plan the video with playback's own
 /// variant selection (`PrefetchPlan`, the manifests read through the cache), then read each item

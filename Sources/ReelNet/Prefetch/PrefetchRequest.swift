@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// What to fetch ahead: the start of one video (its manifests, then the init section, key and
 /// first `segments` segments of the variant playback will pick), with the priority to fetch it

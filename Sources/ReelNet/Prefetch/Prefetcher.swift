@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 /// Fetches the start of videos the user is about to reach into the disk cache, by priority,
 /// at most K at once, and cancellable: the executor of `PrefetchPolicy` (read it for the rules).

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 extension InputResolver {
     /// The variant a play of a master starts on, by `VariantSelector` under `constraints` (the

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 
 /// Decides what the demuxer gets for a top-level input, doing the manifest work itself: it
 /// fetches the input, judges it by content (not by name), parses playlists and MPDs with Reel's

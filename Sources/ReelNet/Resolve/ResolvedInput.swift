@@ -1,4 +1,5 @@
 import Foundation
+import ReelManifest
 
 /// What playback hands the demuxer after Reel has looked at the input itself: either a media
 /// playlist (the chosen variant's, or an HLS view of the chosen DASH representation), or a media

@@ -1,8 +1,0 @@
-import Foundation
-
-/// A DASH parse failure at a line of the MPD; `DASHManifestParser` turns it into a `ReelError`.
-struct DASHFailure: Error {
-    let url: URL
-    let line: Int
-    let message: String
-}

@@ -1,0 +1,39 @@
+import ReelCore
+import ReelEngine
+
+/// A figure of a session summary that a sweep compares across settings: its key in reports,
+/// how to read it, and which way is better.
+public struct SweepMetric: Sendable, Hashable {
+    public enum Unit: String, Sendable { case ratio, milliseconds, count, bytes, factor }
+
+    public let key: String
+    public let label: String
+    public let unit: Unit
+    public let higherIsBetter: Bool
+    public let value: @Sendable (SessionSummary) -> Double?
+
+    public static func == (lhs: SweepMetric, rhs: SweepMetric) -> Bool { lhs.key == rhs.key }
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+
+    /// The figures every sweep report shows, in order.
+    public static let all: [SweepMetric] = [
+        SweepMetric(key: "startedWithin50msRatio", label: "plays within 50 ms", unit: .ratio, higherIsBetter: true) {
+            $0.startedWithin50msRatio
+        },
+        SweepMetric(key: "ttffMs.p50", label: "TTFF p50", unit: .milliseconds, higherIsBetter: false) { $0.ttffMs.p50 },
+        SweepMetric(key: "ttffMs.p95", label: "TTFF p95", unit: .milliseconds, higherIsBetter: false) { $0.ttffMs.p95 },
+        SweepMetric(key: "stalls.count", label: "stalls", unit: .count, higherIsBetter: false) { Double($0.stalls.count) },
+        SweepMetric(key: "stalls.totalMs", label: "stalled time", unit: .milliseconds, higherIsBetter: false) { $0.stalls.totalMs },
+        SweepMetric(key: "abr.meanPlayedKbps", label: "mean played bitrate (kbps)", unit: .count, higherIsBetter: true) {
+            $0.abr?.meanPlayedKbps
+        },
+        SweepMetric(key: "cdnBytesPerBytePlayed", label: "CDN bytes / byte played", unit: .factor, higherIsBetter: false) {
+            $0.bytesPlayed > 0 ? Double($0.cdn.bytes) / Double($0.bytesPlayed) : nil
+        },
+        SweepMetric(key: "prefetch.wastedBytes", label: "prefetch waste", unit: .bytes, higherIsBetter: false) {
+            Double($0.prefetch.wastedBytes)
+        },
+    ]
+
+    public static func named(_ key: String) -> SweepMetric? { all.first { $0.key == key } }
+}
