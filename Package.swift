@@ -123,7 +123,7 @@ let package = Package(
         .target(
             name: "ReelReport",
             dependencies: [
-                "ReelCore", "ReelFeed", "ReelEngine",
+                "ReelCore", "ReelFeed", "ReelMedia", "ReelEngine",
                 .product(name: "Collections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift

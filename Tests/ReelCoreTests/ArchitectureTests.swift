@@ -17,7 +17,7 @@ struct ArchitectureTests {
         "ReelMedia": ["ReelCore", "ReelManifest", "ReelNet", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CReelShims"],
         "ReelLaunch": ["ReelCore", "ReelManifest", "ReelNet", "CRLottie", "GRDB"],
         "ReelEngine": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelLaunch"],
-        "ReelReport": ["ReelCore", "ReelFeed", "ReelEngine"],
+        "ReelReport": ["ReelCore", "ReelFeed", "ReelMedia", "ReelEngine"],
         "ReelServer": ["ReelCore", "NIOCore", "NIOPosix", "NIOHTTP1"],
         "ReelHarness": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelReport", "ReelServer",
                         "ReelLaunch"],

@@ -1,6 +1,5 @@
 import Foundation
 import ReelCore
-import ReelNet
 
 /// The cells of a sweep: every scroll trace crossed with every network profile and every
 /// setting, in that order (`index` runs settings fastest, so shards get every setting alike).
