@@ -188,6 +188,28 @@ struct SweepCommandTests {
         #expect(!FileManager.default.fileExists(atPath: output.path), "the merge wrote before it checked")
     }
 
+    /// Counts at the ends of Int64 in the summaries (Int64.min wasted bytes against Int64.max):
+    /// the report shows them instead of trapping.
+    @Test func countsAtTheEndsOfInt64AreReportedNotTrappedOn() async throws {
+        let root = try makeScratchFolder("reel-sweep-extremes")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (_, folder) = try Self.syntheticSweep(at: root.appendingPathComponent("sweep")) { cell in
+            var summary = SessionSummary()
+            summary.prefetch.wastedBytes = cell.setting == "baseline" ? .max : .min
+            summary.cdn.bytes = .max
+            summary.bytesPlayed = 1
+            return summary
+        }
+        let page = root.appendingPathComponent("report.html").path
+        let result = try await ReelProcess.run(["feed", "sweep", "report", folder.path, "--json", "--html", page])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try #require(try JSONParser.parse(result.stdout)["comparisons"]?.array)
+        let waste = try #require(rows.first { $0["metric"]?.string == "prefetch.wastedBytes" && $0["pattern"] == .null && $0["profile"] == .null })
+        #expect(waste["value"]?["mean"]?.number == Double(Int64.min) && waste["baseline"]?["mean"]?.number == Double(Int64.max), "\(waste)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("prefetch waste") && html.contains("e+18 B"), "the extreme figures are not on the page")
+    }
+
     @Test func aReportOfAFolderThatIsNotASweepIsRefused() async throws {
         let folder = try makeScratchFolder("reel-sweep-empty")
         defer { try? FileManager.default.removeItem(at: folder) }

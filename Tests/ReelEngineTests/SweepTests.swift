@@ -273,6 +273,12 @@ struct SweepTests {
         let noTotal = #expect(throws: ReelError.self) { try SweepShard(parsing: "auto", environment: ["JOB_COMPLETION_INDEX": "0"]) }
         #expect(noTotal?.message.contains("REEL_SHARD_COUNT") == true)
         #expect(throws: ReelError.self) { try SweepShard(parsing: "auto", environment: [:]) }
+        // An index less its minimum that overflows is refused, not trapped on.
+        let overflow = #expect(throws: ReelError.self) {
+            try SweepShard(parsing: "auto", environment: ["SLURM_ARRAY_TASK_ID": "-9223372036854775808", "SLURM_ARRAY_TASK_COUNT": "4",
+                                                          "SLURM_ARRAY_TASK_MIN": "1"])
+        }
+        #expect(overflow?.message.contains("out of range") == true)
         let shard = SweepShard(index: 1, count: 3)
         #expect(Self.matrix().cells.filter(shard.includes).map(\.index) == [1, 4, 7, 10, 13])
     }
