@@ -210,7 +210,13 @@ extension FeedCommand.Sweep {
 
     struct Merge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Combine the results folders of a sweep's shards into one; refuses folders of another sweep.")
+            abstract: "Combine the results folders of a sweep's shards into one; refuses folders of another sweep.",
+            discussion: """
+                Each folder's sweep.json is checked whole first: every cell id must be the hash of its trace, \
+                profile and setting, appear once, and name what the matrix has; otherwise the merge fails \
+                (exit 2) naming the cell. A symbolic link inside any folder is refused by name, never followed. \
+                The merge writes only under --output, each cell copied beside its place and renamed in.
+                """)
 
         @Argument(help: ArgumentHelp("Results folders of the shards.", valueName: "dir"))
         var inputs: [String]

@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 import ReelCore
 import ReelFeed
 import ReelEngine
@@ -7,6 +8,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import ReelReport
 #endif
 
 /// `reel feed sweep` end to end on short real sessions: a sweep killed with SIGKILL resumes
@@ -102,6 +104,112 @@ struct SweepCommandTests {
                                                environment: ["JOB_COMPLETION_INDEX": "", "SLURM_ARRAY_TASK_ID": ""])
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(says), "\(arguments): \(result.stderr)")
+    }
+
+    /// A sweep of two traces and two settings on one profile whose four cells are done with
+    /// `summary(cell)`, written at `url` without running a session.
+    static func syntheticSweep(at url: URL, summary: (SweepCell) -> SessionSummary = { _ in SessionSummary() }) throws -> (SweepMatrix, SweepFolder) {
+        let matrix = SweepMatrix(traces: [SweepTrace(pattern: "browse", seed: 1, seconds: 3), SweepTrace(pattern: "fling", seed: 1, seconds: 3)],
+                                 profiles: ["wifi"], settings: [.baseline, SweepSetting(id: "prefetch=off", assignments: ["prefetch.enabled=false"])],
+                                 shared: [])
+        let folder = SweepFolder(url.path)
+        try folder.writeMatrix(matrix)
+        for cell in matrix.cells { try SweepFolder.write(JSONWriter.pretty(summary(cell).json), to: folder.summaryPath(cell.id)) }
+        return (matrix, folder)
+    }
+
+    /// Rewrites the folder's `sweep.json` through `edit`.
+    static func editMatrix(_ folder: SweepFolder, _ edit: (inout OrderedDictionary<String, JSONValue>) -> Void) throws {
+        var json = try #require(try JSONParser.parse(bytes: FileBytes.read(folder.matrixPath, what: "matrix", code: .notFound)).object)
+        edit(&json)
+        try SweepFolder.write(JSONWriter.pretty(.object(json)), to: folder.matrixPath)
+    }
+
+    /// A crafted shard: a cell id that climbs out of `cells/`, made to resolve by a link in the
+    /// shard (its `cells/` points two folders down, so `cells/../../victim` is the shard's own
+    /// `victim/`), aimed at a folder outside both the shard and the output. The merge refuses it
+    /// with exit 2 and touches nothing outside --output.
+    @Test func aCraftedShardIsRefusedAndNothingOutsideTheOutputIsTouched() async throws {
+        let root = try makeScratchFolder("reel-sweep-escape")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = FileManager.default
+        try SweepFolder.write("keep\n", to: root.appendingPathComponent("victim/keep.txt").path)
+        let shard = root.appendingPathComponent("shard"), payload = shard.appendingPathComponent("payload/x")
+        let (matrix, folder) = try Self.syntheticSweep(at: shard)
+        try files.createDirectory(at: payload.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try files.moveItem(at: shard.appendingPathComponent("cells"), to: payload)
+        try files.createSymbolicLink(atPath: shard.appendingPathComponent("cells").path, withDestinationPath: payload.path)
+        try SweepFolder.write(JSONWriter.pretty(SessionSummary().json), to: shard.appendingPathComponent("victim/summary.json").path)
+        try SweepFolder.write("from the shard\n", to: shard.appendingPathComponent("victim/keep.txt").path)
+        try Self.editMatrix(folder) { json in
+            guard var cells = json["cells"]?.array, case .object(var last) = cells[cells.count - 1] else { return }
+            last["id"] = .string("../../victim")
+            cells[cells.count - 1] = .object(last)
+            json["cells"] = .array(cells)
+        }
+        #expect(matrix.cells.count == 4)
+        let output = root.appendingPathComponent("out").path
+        let before = try FolderSnapshot.take(root, skipping: output)
+        let result = try await ReelProcess.run(["feed", "sweep", "merge", shard.path, "--output", output])
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("../../victim") && result.stderr.contains("its id is not"), "\(result.stderr)")
+        #expect(try FolderSnapshot.take(root, skipping: output) == before, "the merge touched something outside --output")
+        // The same shard with honest ids: the link in it is refused by name.
+        try Self.editMatrix(folder) { json in json["cells"] = try? JSONValue(encoding: matrix.cells) }
+        let honest = try FolderSnapshot.take(root, skipping: output)
+        let linked = try await ReelProcess.run(["feed", "sweep", "merge", shard.path, "--output", output])
+        #expect(linked.status == 2 && linked.stderr.contains("symbolic link"), "\(linked.stdout)\(linked.stderr)")
+        #expect(try FolderSnapshot.take(root, skipping: output) == honest, "the merge touched something outside --output")
+        let report = try await ReelProcess.run(["feed", "sweep", "report", shard.path])
+        #expect(report.status == 2 && report.stderr.contains("symbolic link"), "\(report.stdout)\(report.stderr)")
+    }
+
+    /// A matrix listing a cell twice, or a cell naming a setting it does not have: report and
+    /// merge fail with one line naming it, instead of counting the cell twice or dropping it.
+    @Test(arguments: [("duplicate", "appears twice"), ("dangling", #"names setting "prefetch=off", which the matrix does not have"#)])
+    func aMatrixThatContradictsItselfIsRefused(edit: String, says: String) async throws {
+        let root = try makeScratchFolder("reel-sweep-lying")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (_, folder) = try Self.syntheticSweep(at: root.appendingPathComponent("sweep"))
+        try Self.editMatrix(folder) { json in
+            if edit == "duplicate" {
+                guard var cells = json["cells"]?.array, case .object(var first) = cells[0] else { return }
+                first["index"] = .int(cells.count)
+                cells.append(.object(first))
+                json["cells"] = .array(cells)
+            } else {
+                json["settings"] = .array(Array((json["settings"]?.array ?? []).prefix(1)))
+            }
+        }
+        let report = try await ReelProcess.run(["feed", "sweep", "report", folder.path, "--json"])
+        #expect(report.status == 2 && report.stderr.contains(says) && report.stderr.split(separator: "\n").count == 1,
+                "\(report.stdout)\(report.stderr)")
+        let output = root.appendingPathComponent("out")
+        let merge = try await ReelProcess.run(["feed", "sweep", "merge", folder.path, "--output", output.path])
+        #expect(merge.status == 2 && merge.stderr.contains(says), "\(merge.stdout)\(merge.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path), "the merge wrote before it checked")
+    }
+
+    /// Counts at the ends of Int64 in the summaries (Int64.min wasted bytes against Int64.max):
+    /// the report shows them instead of trapping.
+    @Test func countsAtTheEndsOfInt64AreReportedNotTrappedOn() async throws {
+        let root = try makeScratchFolder("reel-sweep-extremes")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (_, folder) = try Self.syntheticSweep(at: root.appendingPathComponent("sweep")) { cell in
+            var summary = SessionSummary()
+            summary.prefetch.wastedBytes = cell.setting == "baseline" ? .max : .min
+            summary.cdn.bytes = .max
+            summary.bytesPlayed = 1
+            return summary
+        }
+        let page = root.appendingPathComponent("report.html").path
+        let result = try await ReelProcess.run(["feed", "sweep", "report", folder.path, "--json", "--html", page])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try #require(try JSONParser.parse(result.stdout)["comparisons"]?.array)
+        let waste = try #require(rows.first { $0["metric"]?.string == "prefetch.wastedBytes" && $0["pattern"] == .null && $0["profile"] == .null })
+        #expect(waste["value"]?["mean"]?.number == Double(Int64.min) && waste["baseline"]?["mean"]?.number == Double(Int64.max), "\(waste)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("prefetch waste") && html.contains("e+18 B"), "the extreme figures are not on the page")
     }
 
     @Test func aReportOfAFolderThatIsNotASweepIsRefused() async throws {

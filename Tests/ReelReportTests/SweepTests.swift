@@ -97,9 +97,10 @@ struct SweepTests {
         #expect(row["pattern"] == .null && Set(baselineFields.keys) == ["mean", "ciLow", "ciHigh", "n"])
     }
 
-    /// A results folder of `matrix` whose cells `owned` say are done (synthetic summaries).
-    static func folder(_ matrix: SweepMatrix, owned: (SweepCell) -> Bool = { _ in true }) throws -> SweepFolder {
-        let folder = SweepFolder(try makeScratchFolder("reel-sweep").path)
+    /// A results folder of `matrix` (at `url`, or a scratch folder) whose cells `owned` say are
+    /// done (synthetic summaries).
+    static func folder(_ matrix: SweepMatrix, at url: URL? = nil, owned: (SweepCell) -> Bool = { _ in true }) throws -> SweepFolder {
+        let folder = SweepFolder(try url?.path ?? makeScratchFolder("reel-sweep").path)
         try folder.writeMatrix(matrix)
         for cell in matrix.cells where owned(cell) {
             let summary = Self.summary(within: cell.setting == "baseline" ? 0.9 : 0.6, ttff: Double(cell.index))
@@ -125,6 +126,123 @@ struct SweepTests {
         let foreign = #expect(throws: ReelError.self) { try folder.writeMatrix(Self.matrix(shared: ["set:x=1"])) }
         #expect(foreign?.message.contains("another sweep") == true)
         #expect(throws: ReelError.self) { try SweepFolder(folder.url.appendingPathComponent("cells").path).loadMatrix() }
+    }
+
+    @Test func aTraceProfileOrSettingGivenTwiceCountsOnce() throws {
+        let matrix = Self.matrix()
+        let repeated = SweepMatrix(traces: Self.traces + [Self.traces[0]], profiles: ["4g", "3g", "4g"],
+                                   settings: Self.settings + [.baseline], shared: [])
+        #expect(repeated == matrix)
+        let folder = try Self.folder(repeated)
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        #expect(try folder.loadMatrix() == matrix)
+    }
+
+    /// Ways a `sweep.json` from elsewhere can lie about its cells, and what the error says.
+    enum MatrixEdit: String, CaseIterable, Sendable {
+        case escapingID, duplicateCell, danglingSetting, repeatedTrace, missingCell, foreignID
+
+        var says: String {
+            switch self {
+            case .escapingID: #"cell 15 ("../../victim"): its id is not "#
+            case .duplicateCell: "appears twice (cells 0 and 16)"
+            case .danglingSetting: #"names setting "prefetch=off", which the matrix does not have"#
+            case .repeatedTrace: #"trace "browse-s1-10s" is listed twice"#
+            case .missingCell: "its 15 cells are not every trace × profile × setting"
+            case .foreignID: "the hash of its cells"
+            }
+        }
+
+        func apply(_ json: inout OrderedDictionary<String, JSONValue>) {
+            var cells = json["cells"]?.array ?? []
+            func with(_ value: JSONValue, _ key: String, _ new: JSONValue) -> JSONValue {
+                guard case .object(var members) = value else { return value }
+                members[key] = new
+                return .object(members)
+            }
+            switch self {
+            case .escapingID: cells[15] = with(cells[15], "id", .string("../../victim"))
+            case .duplicateCell: cells.append(with(cells[0], "index", .int(16)))
+            case .danglingSetting: json["settings"] = .array(Array((json["settings"]?.array ?? []).prefix(1)))
+            case .repeatedTrace: json["traces"] = .array((json["traces"]?.array ?? []) + (json["traces"]?.array ?? []).prefix(1))
+            case .missingCell: cells.removeLast()
+            case .foreignID: json["id"] = .string("0123456789abcdef")
+            }
+            json["cells"] = .array(cells)
+        }
+    }
+
+    /// A matrix read back is checked whole before any cell is looked at: a cell id is a folder
+    /// name, so only the ids its content gives are accepted; a cell twice, or one naming a setting
+    /// the matrix does not have, is an error (not counted twice, not dropped).
+    @Test(arguments: MatrixEdit.allCases)
+    func aMatrixFromElsewhereIsCheckedWhole(edit: MatrixEdit) throws {
+        let folder = try Self.folder(Self.matrix())
+        let output = SweepFolder(try makeScratchFolder("reel-sweep-merged").path)
+        defer { for folder in [folder, output] { try? FileManager.default.removeItem(at: folder.url) } }
+        var json = try #require(try JSONParser.parse(bytes: FileBytes.read(folder.matrixPath, what: "matrix", code: .notFound)).object)
+        edit.apply(&json)
+        try SweepFolder.write(JSONWriter.pretty(.object(json)), to: folder.matrixPath)
+        let error = #expect(throws: ReelError.self) { try folder.loadMatrix() }
+        #expect(error?.message.contains(folder.matrixPath) == true && error?.message.contains(edit.says) == true,
+                "\(String(describing: error))")
+        #expect(throws: ReelError.self) { try SweepMerge.merge([folder], into: output) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty, "the merge wrote before it checked")
+    }
+
+    /// Where a symbolic link is planted among a merge's folders.
+    enum PlantedLink: String, CaseIterable, Sendable {
+        /// The shard's `sweep.json`, its `cells/`, a cell's folder, a file in a cell; the output's cell folder.
+        case matrix, cellsFolder, cellFolder, fileInCell, outputCell
+    }
+
+    /// A link in a shard (or in the output) is an error naming it, never followed: nothing
+    /// outside the output changes, and no link is copied into it.
+    @Test(arguments: PlantedLink.allCases)
+    func aMergeFollowsNoLinkAndTouchesNothingOutsideItsOutput(link: PlantedLink) throws {
+        let root = try makeScratchFolder("reel-sweep-links")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = FileManager.default
+        let matrix = Self.matrix(), cell = matrix.cells[0]
+        let shard = try Self.folder(matrix, at: root.appendingPathComponent("shard"))
+        let output = SweepFolder(root.appendingPathComponent("out").path)
+        // Outside both: a folder that looks like a cell failed (so a merge would replace it).
+        let outside = root.appendingPathComponent("outside")
+        try SweepFolder.write("keep\n", to: outside.appendingPathComponent("keep.txt").path)
+        try SweepFolder.write(#"{"cell": "x", "message": "boom"}"#, to: outside.appendingPathComponent("failed.json").path)
+        let planted: String
+        switch link {
+        case .matrix:
+            planted = shard.matrixPath
+            try files.moveItem(atPath: planted, toPath: outside.appendingPathComponent("sweep.json").path)
+            try files.createSymbolicLink(atPath: planted, withDestinationPath: outside.appendingPathComponent("sweep.json").path)
+        case .cellsFolder:
+            planted = shard.url.appendingPathComponent("cells").path
+            try files.moveItem(atPath: planted, toPath: outside.appendingPathComponent("cells").path)
+            try files.createSymbolicLink(atPath: planted, withDestinationPath: outside.appendingPathComponent("cells").path)
+        case .cellFolder:
+            planted = shard.cellFolder(cell.id).path
+            try files.removeItem(atPath: planted)
+            try files.createSymbolicLink(atPath: planted, withDestinationPath: outside.path)
+        case .fileInCell:
+            planted = shard.eventsPath(cell.id)
+            try files.createSymbolicLink(atPath: planted, withDestinationPath: outside.appendingPathComponent("keep.txt").path)
+        case .outputCell:
+            try output.writeMatrix(matrix)
+            planted = output.cellFolder(cell.id).path
+            try files.createDirectory(atPath: output.url.appendingPathComponent("cells").path, withIntermediateDirectories: true)
+            try files.createSymbolicLink(atPath: planted, withDestinationPath: outside.path)
+        }
+        let before = try FolderSnapshot.take(root, skipping: output.path)
+        let error = #expect(throws: ReelError.self) { try SweepMerge.merge([shard], into: output) }
+        #expect(error?.message.contains(planted) == true && error?.message.contains("symbolic link") == true, "\(String(describing: error))")
+        #expect(try FolderSnapshot.take(root, skipping: output.path) == before, "the merge touched something outside its output")
+        let links = files.fileExists(atPath: output.path) ? try FolderSnapshot.links(under: output.url) : []
+        #expect(links == (link == .outputCell ? [planted] : []), "\(links)")
+        if [.matrix, .cellsFolder, .cellFolder].contains(link) {
+            // The report reads the shard the same way (it reads no file but summary.json and failed.json).
+            #expect(throws: ReelError.self) { _ = try shard.results(try shard.loadMatrix()) }
+        }
     }
 
     @Test func shardsMergeIntoTheWholeAndAMissingShardOrAForeignFolderIsNamed() throws {
@@ -157,6 +275,12 @@ struct SweepTests {
         let noTotal = #expect(throws: ReelError.self) { try SweepShard(parsing: "auto", environment: ["JOB_COMPLETION_INDEX": "0"]) }
         #expect(noTotal?.message.contains("REEL_SHARD_COUNT") == true)
         #expect(throws: ReelError.self) { try SweepShard(parsing: "auto", environment: [:]) }
+        // An index less its minimum that overflows is refused, not trapped on.
+        let overflow = #expect(throws: ReelError.self) {
+            try SweepShard(parsing: "auto", environment: ["SLURM_ARRAY_TASK_ID": "-9223372036854775808", "SLURM_ARRAY_TASK_COUNT": "4",
+                                                          "SLURM_ARRAY_TASK_MIN": "1"])
+        }
+        #expect(overflow?.message.contains("out of range") == true)
         let shard = SweepShard(index: 1, count: 3)
         #expect(Self.matrix().cells.filter(shard.includes).map(\.index) == [1, 4, 7, 10, 13])
     }

@@ -33,6 +33,8 @@ public enum JSONValueEncoder {
             var members: OrderedDictionary<String, Node> = [:]
             if case .object(let existing) = content { members = existing }
             if let node = members[key] { return node }
+            // Let go of the stored copy first, so the insertion is in place (not a copy per member).
+            content = .value(.null)
             let node = Node()
             members[key] = node
             content = .object(members)
@@ -47,6 +49,8 @@ public enum JSONValueEncoder {
         func append() -> Node {
             var elements: [Node] = []
             if case .array(let existing) = content { elements = existing }
+            // Let go of the stored copy first, so the append is in place (not a copy per element).
+            content = .value(.null)
             let node = Node()
             elements.append(node)
             content = .array(elements)

@@ -57,7 +57,11 @@ public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
                 throw ReelError(.invalidInput, "--shard auto: SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT")
             }
             let first = try number("SLURM_ARRAY_TASK_MIN") ?? 0
-            return try SweepShard(checking: task - first, count, from: "--shard auto (Slurm)")
+            let (index, overflow) = task.subtractingReportingOverflow(first)
+            guard !overflow else {
+                throw ReelError(.invalidInput, "--shard auto (Slurm): SLURM_ARRAY_TASK_ID=\(task) less SLURM_ARRAY_TASK_MIN=\(first) is out of range")
+            }
+            return try SweepShard(checking: index, count, from: "--shard auto (Slurm)")
         }
         throw ReelError(.invalidInput, "--shard auto: no batch index found (JOB_COMPLETION_INDEX for a Kubernetes indexed job, SLURM_ARRAY_TASK_ID for a Slurm array)")
     }

@@ -38,7 +38,8 @@ public struct SweepAnalysis: Sendable, Codable {
     public var missingCells: [String]
     public var comparisons: [Comparison]
 
-    /// `summaries` and `failures` by cell id.
+    /// `summaries` and `failures` by cell id. One pass over the cells: each adds its pair to the
+    /// three groups it belongs to (every cell, its pattern, its profile).
     public init(matrix: SweepMatrix, summaries: [String: SessionSummary], failures: [String: String],
                 metrics: [SweepMetric] = SweepMetric.all) {
         cells = matrix.cells.count
@@ -47,32 +48,42 @@ public struct SweepAnalysis: Sendable, Codable {
         comparisons = []
         guard let baseline = matrix.baseline else { return }
         let patterns = Array(Set(matrix.traces.map(\.pattern))).sorted()
-        // Each cell's baseline partner: same trace, same profile.
-        var baselineCell: [String: SweepCell] = [:]
-        for cell in matrix.cells where cell.setting == baseline.id { baselineCell["\(cell.trace)|\(cell.profile)"] = cell }
-        let traces = Dictionary(matrix.traces.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let groups: [(pattern: String?, profile: String?)] = [(nil, nil)] + patterns.map { ($0, nil) }
             + matrix.profiles.map { (nil, $0) }
-        for setting in matrix.settings where setting.id != baseline.id {
-            let cells = matrix.cells.filter { $0.setting == setting.id }
-            for group in groups {
-                let members = cells.filter { cell in
-                    (group.pattern == nil || traces[cell.trace]?.pattern == group.pattern)
-                        && (group.profile == nil || cell.profile == group.profile)
+        var patternGroup: [String: Int] = [:], profileGroup: [String: Int] = [:]
+        for (offset, pattern) in patterns.enumerated() { patternGroup[pattern] = 1 + offset }
+        for (offset, profile) in matrix.profiles.enumerated() { profileGroup[profile] = 1 + patterns.count + offset }
+        let compared = matrix.settings.filter { $0.id != baseline.id }
+        var settingPosition: [String: Int] = [:]
+        for (offset, setting) in compared.enumerated() { settingPosition[setting.id] = offset }
+        // Each cell's baseline partner: same trace, same profile.
+        var partner: [Place: SessionSummary] = [:]
+        for cell in matrix.cells where cell.setting == baseline.id { partner[Place(cell)] = summaries[cell.id] }
+        // The pairs of each setting, group and metric, in one flat array.
+        func slot(_ setting: Int, _ group: Int, _ metric: Int) -> Int { (setting * groups.count + group) * metrics.count + metric }
+        var pairs = [Pairs](repeating: Pairs(), count: compared.count * groups.count * metrics.count)
+        for cell in matrix.cells {
+            guard let setting = settingPosition[cell.setting], let mine = summaries[cell.id], let theirs = partner[Place(cell)]
+            else { continue }
+            var memberOf = [0]
+            if let pattern = matrix.trace(cell.trace)?.pattern, let group = patternGroup[pattern] { memberOf.append(group) }
+            if let group = profileGroup[cell.profile] { memberOf.append(group) }
+            for (index, metric) in metrics.enumerated() {
+                guard let a = metric.value(theirs), let b = metric.value(mine) else { continue }
+                for group in memberOf {
+                    pairs[slot(setting, group, index)].base.append(a)
+                    pairs[slot(setting, group, index)].mine.append(b)
                 }
-                for metric in metrics {
-                    var base: [Double] = [], mine: [Double] = [], differences: [Double] = []
-                    for cell in members {
-                        guard let partner = baselineCell["\(cell.trace)|\(cell.profile)"],
-                              let a = summaries[partner.id].flatMap(metric.value), let b = summaries[cell.id].flatMap(metric.value)
-                        else { continue }
-                        base.append(a)
-                        mine.append(b)
-                        differences.append(b - a)
-                    }
-                    let baseline = MeanInterval(base, atLeast: 0), value = MeanInterval(mine, atLeast: 0)
+            }
+        }
+        for (position, setting) in compared.enumerated() {
+            for (index, group) in groups.enumerated() {
+                for (offset, metric) in metrics.enumerated() {
+                    let found = pairs[slot(position, index, offset)]
+                    let baseline = MeanInterval(found.base, atLeast: 0), value = MeanInterval(found.mine, atLeast: 0)
                     var ratio: Double?
                     if let x = baseline.mean, let y = value.mean, x != 0 { ratio = y / x }
+                    let differences = zip(found.base, found.mine).map { $1 - $0 }
                     comparisons.append(Comparison(setting: setting.id, pattern: group.pattern, profile: group.profile,
                                                   metric: metric.key, baseline: baseline, value: value, ratio: ratio,
                                                   difference: MeanInterval(differences)))
@@ -81,15 +92,38 @@ public struct SweepAnalysis: Sendable, Codable {
         }
     }
 
+    /// A trace and a profile: where a cell and its baseline partner meet.
+    private struct Place: Hashable {
+        var trace: String
+        var profile: String
+        init(_ cell: SweepCell) {
+            trace = cell.trace
+            profile = cell.profile
+        }
+    }
+
+    /// The baseline's and the setting's values of the pairs of one setting, group and metric.
+    private struct Pairs {
+        var base: [Double] = []
+        var mine: [Double] = []
+    }
+
     /// Every setting's figures over all cells, the baseline's included (for the chart and the
-    /// table of the page): metric key -> setting id -> mean and interval.
+    /// table of the page): metric key -> setting id -> mean and interval. One pass over the cells.
     public static func overall(matrix: SweepMatrix, summaries: [String: SessionSummary],
                                metrics: [SweepMetric] = SweepMetric.all) -> [String: [String: MeanInterval]] {
+        var values: [String: [[Double]]] = [:]
+        let none = [[Double]](repeating: [], count: metrics.count)
+        for cell in matrix.cells {
+            guard let summary = summaries[cell.id] else { continue }
+            for (index, metric) in metrics.enumerated() {
+                if let value = metric.value(summary) { values[cell.setting, default: none][index].append(value) }
+            }
+        }
         var result: [String: [String: MeanInterval]] = [:]
-        for metric in metrics {
+        for (index, metric) in metrics.enumerated() {
             for setting in matrix.settings {
-                let values = matrix.cells.filter { $0.setting == setting.id }.compactMap { summaries[$0.id].flatMap(metric.value) }
-                result[metric.key, default: [:]][setting.id] = MeanInterval(values, atLeast: 0)
+                result[metric.key, default: [:]][setting.id] = MeanInterval(values[setting.id]?[index] ?? [], atLeast: 0)
             }
         }
         return result

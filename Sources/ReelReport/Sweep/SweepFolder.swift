@@ -9,7 +9,16 @@ import ReelEngine
 ///     DIR/sweep.json
 ///     DIR/cells/<cell id>/summary.json | failed.json
 ///     DIR/cells/<cell id>/events.jsonl, report.html, trace.json
+///
+/// Nothing under DIR is reached through a symbolic link (see `SweepFiles`): a link there is an
+/// error naming it. DIR itself may be one.
 public struct SweepFolder: Sendable {
+    /// Files larger than these are refused before they are read (a matrix of a million cells is
+    /// about 200 MB; a summary a few KB).
+    static let maxMatrixBytes = 256 << 20
+    static let maxSummaryBytes = 64 << 20
+    static let maxFailureBytes = 1 << 20
+
     public let url: URL
 
     public init(_ path: String) {
@@ -32,24 +41,22 @@ public struct SweepFolder: Sendable {
         case missing
     }
 
-    /// The matrix of this folder; errors name the folder and what is wrong with it.
+    /// The matrix of this folder, checked whole (see `SweepMatrix.init(from:)`); errors name the
+    /// folder and what is wrong with it.
     public func loadMatrix() throws -> SweepMatrix {
-        guard FileManager.default.fileExists(atPath: matrixPath) else {
-            throw ReelError(.invalidInput, "'\(path)' is not a sweep results folder: it has no sweep.json")
+        switch try SweepFiles.kind(under: path, ["sweep.json"]) {
+        case .missing: throw ReelError(.invalidInput, "'\(path)' is not a sweep results folder: it has no sweep.json")
+        case .file: break
+        default: throw ReelError(.invalidInput, "sweep matrix '\(matrixPath)' is not a file")
         }
-        let bytes = try FileBytes.read(matrixPath, what: "sweep matrix", code: .invalidInput)
-        let matrix: SweepMatrix
+        let bytes = try FileBytes.read(matrixPath, what: "sweep matrix", code: .invalidInput, maxBytes: Self.maxMatrixBytes)
         do {
-            matrix = try JSONParser.parse(bytes: bytes).decode(SweepMatrix.self)
+            return try JSONParser.parse(bytes: bytes).decode(SweepMatrix.self)
         } catch let error as JSONParser.SyntaxError {
             throw ReelError(.invalidInput, "sweep matrix '\(matrixPath)' is not valid JSON (\(error.description))")
         } catch let error as ReelError {
             throw ReelError(.invalidInput, "sweep matrix '\(matrixPath)': \(error.message)")
         }
-        guard matrix.version == SweepMatrix.formatVersion else {
-            throw ReelError(.invalidInput, "sweep matrix '\(matrixPath)' has format \(matrix.version); this reel reads \(SweepMatrix.formatVersion)")
-        }
-        return matrix
     }
 
     /// Writes the matrix (creating the folder); refuses a folder holding another matrix.
@@ -65,10 +72,10 @@ public struct SweepFolder: Sendable {
     }
 
     /// Whether a cell is done, failed or missing; a summary that does not read is an error
-    /// naming its file (writes are atomic, so it was damaged after the fact).
+    /// naming its file (writes are atomic, so it was damaged after the fact), and so is a link.
     public func status(of cell: SweepCell) throws -> Status {
         let summary = summaryPath(cell.id)
-        if FileManager.default.fileExists(atPath: summary) {
+        if try cellFile(cell, "summary.json", at: summary, limit: Self.maxSummaryBytes) {
             do {
                 return .done(try SessionSummary.load(path: summary)[0])
             } catch let error as ReelError {
@@ -76,12 +83,36 @@ public struct SweepFolder: Sendable {
             }
         }
         let failure = failurePath(cell.id)
-        if FileManager.default.fileExists(atPath: failure) {
-            let bytes = try FileBytes.read(failure, what: "cell failure", code: .invalidInput)
+        if try cellFile(cell, "failed.json", at: failure, limit: Self.maxFailureBytes) {
+            let bytes = try FileBytes.read(failure, what: "cell failure", code: .invalidInput, maxBytes: Self.maxFailureBytes)
             let message = (try? JSONParser.parse(bytes: bytes))?["message"]?.string
             return .failed(message ?? "the session failed (no message in '\(failure)')")
         }
         return .missing
+    }
+
+    /// Whether the cell's folder holds `name` as a regular file of at most `limit` bytes (false:
+    /// it does not hold it); anything else there is an error naming it.
+    private func cellFile(_ cell: SweepCell, _ name: String, at path: String, limit: Int) throws -> Bool {
+        switch try SweepFiles.kind(under: self.path, ["cells", cell.id, name]) {
+        case .missing: return false
+        case .file:
+            if let size = try SweepFiles.size(path), size > Int64(limit) {
+                throw ReelError(.invalidInput, "cell \(cell.id): '\(path)' is \(size) bytes, over the limit of \(limit) bytes")
+            }
+            return true
+        default: throw ReelError(.invalidInput, "cell \(cell.id): '\(path)' is not a file")
+        }
+    }
+
+    /// The names in `cells/`, listed once (none when it does not exist): what a merge looks up
+    /// instead of asking the disk for every cell.
+    package func cellNames() throws -> Set<String> {
+        switch try SweepFiles.kind(under: path, ["cells"]) {
+        case .missing: return []
+        case .directory: return Set(try SweepFiles.names(in: url.appendingPathComponent("cells").path))
+        default: throw ReelError(.invalidInput, "'\(url.appendingPathComponent("cells").path)' is not a folder")
+        }
     }
 
     /// Every cell's summary and failure, by id.

@@ -35,12 +35,14 @@ public struct SweepPage: Sendable {
         html += "<p class=\"note\">One point per setting over all its cells: CDN bytes per byte played (lower is cheaper) against plays whose first frame came within 50 ms (higher is better). Whiskers are the 95% intervals.</p>\n"
         html += chart()
         html += "<h2>Settings against the baseline</h2>\n"
-        html += comparisonTable(pattern: nil, profile: nil)
+        // The rows of each table, sorted out once (not searched again for every table).
+        let tables = Dictionary(grouping: analysis.comparisons) { Group(pattern: $0.pattern, profile: $0.profile) }
+        html += comparisonTable(tables[Group(pattern: nil, profile: nil)] ?? [])
         for pattern in Array(Set(matrix.traces.map(\.pattern))).sorted() {
-            html += "<h3>Pattern \(ReportText.escape(pattern))</h3>\n" + comparisonTable(pattern: pattern, profile: nil)
+            html += "<h3>Pattern \(ReportText.escape(pattern))</h3>\n" + comparisonTable(tables[Group(pattern: pattern, profile: nil)] ?? [])
         }
         for profile in matrix.profiles {
-            html += "<h3>Profile \(ReportText.escape(profile))</h3>\n" + comparisonTable(pattern: nil, profile: profile)
+            html += "<h3>Profile \(ReportText.escape(profile))</h3>\n" + comparisonTable(tables[Group(pattern: nil, profile: profile)] ?? [])
         }
         html += "<h2>Cells</h2>\n" + cellTable()
         html += "</main>\n</body>\n</html>\n"
@@ -62,7 +64,8 @@ public struct SweepPage: Sendable {
         case .ratio: return ReportText.percent(value)
         case .milliseconds: return ReportText.ms(value)
         case .count: return ReportText.fixed(value, 2)
-        case .bytes: return ReportText.bytes(Int64(value.rounded()))
+        // Past what Int64 holds (a summary's count near Int64.min or max), Swift's own form.
+        case .bytes: return value.magnitude < 9e18 ? ReportText.bytes(Int64(value.rounded())) : ReportText.fixed(value, 0) + " B"
         case .factor: return ReportText.fixed(value, 3)
         }
     }
@@ -86,8 +89,13 @@ public struct SweepPage: Sendable {
         return text
     }
 
-    private func comparisonTable(pattern: String?, profile: String?) -> String {
-        let rows = analysis.comparisons.filter { $0.pattern == pattern && $0.profile == profile }
+    /// A table's rows: over every cell (both nil), one pattern's or one profile's.
+    private struct Group: Hashable {
+        var pattern: String?
+        var profile: String?
+    }
+
+    private func comparisonTable(_ rows: [SweepAnalysis.Comparison]) -> String {
         guard !rows.isEmpty else { return "<p class=\"note\">No setting besides the baseline.</p>\n" }
         var html = "<table class=\"sweep\"><thead><tr><th>setting</th><th>metric</th><th>baseline</th><th>setting</th><th>ratio</th><th>paired difference</th></tr></thead><tbody>\n"
         for row in rows {
