@@ -9,6 +9,11 @@ public struct FeedCatalog: Sendable {
     public struct Skipped: Sendable, Equatable {
         public let index: Int
         public let reason: String
+
+        public init(index: Int, reason: String) {
+            self.index = index
+            self.reason = reason
+        }
     }
 
     public let entries: [CatalogEntry]
