@@ -9,12 +9,28 @@ import Testing
 /// frame. A play no variant can complete ends with its report, the error and a non-zero exit.
 @Suite("reel play when a variant breaks")
 struct VariantFailoverTests {
-    /// A served copy of s15 (three MPEG-TS renditions, four 2 s segments of 60 frames each).
-    static func makeCopy() throws -> URL {
+    /// Serves a copy of s15 (three MPEG-TS renditions, four 2 s segments of 60 frames each),
+    /// changed by `damage`, with a fresh cache folder for `body`; both are removed afterwards.
+    static func withCopy(damage: (URL) throws -> Void = { _ in },
+                         _ body: (CDNServer, URL) async throws -> Void) async throws {
         let root = try makeScratchFolder("reel-failover")
+        let cache = try makeScratchFolder("reel-failover-cache")
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: cache)
+        }
         try FileManager.default.copyItem(at: PackagePaths.samples.appendingPathComponent("streams/s15"),
                                          to: root.appendingPathComponent("s15"))
-        return root
+        try damage(root)
+        try await withSampleServer(root: root) { server in try await body(server, cache) }
+    }
+
+    /// Replaces `old` by `new` in the copy's file at `path`.
+    static func edit(_ root: URL, _ path: String, _ changes: [(old: String, new: String)]) throws {
+        let file = root.appendingPathComponent(path)
+        var text = try String(contentsOf: file, encoding: .utf8)
+        for change in changes { text = text.replacingOccurrences(of: change.old, with: change.new) }
+        try Data(text.utf8).write(to: file)
     }
 
     /// `reel play` of the copy's master, starting on the top variant (the initial estimate
@@ -61,13 +77,7 @@ struct VariantFailoverTests {
     }
 
     @Test func aVariantWhoseSegments404GivesWayToTheOneBelowAndIsExcluded() async throws {
-        let root = try Self.makeCopy()
-        let cache = try makeScratchFolder("reel-failover-cache")
-        defer {
-            try? FileManager.default.removeItem(at: root)
-            try? FileManager.default.removeItem(at: cache)
-        }
-        try await withSampleServer(root: root) { server in
+        try await Self.withCopy { server, cache in
             for index in 1...3 { server.injectFault(.status(404), path: "/s15/720p/seg_00\(index).ts", count: 100) }
             let result = try await Self.play(server, cache: cache)
             #expect(result.status == 0, "\(result.stderr)")
@@ -85,15 +95,8 @@ struct VariantFailoverTests {
     }
 
     @Test func aSegmentThatIsAnHTMLPageIsTakenFromTheVariantBefore() async throws {
-        let root = try Self.makeCopy()
-        let cache = try makeScratchFolder("reel-failover-cache")
-        defer {
-            try? FileManager.default.removeItem(at: root)
-            try? FileManager.default.removeItem(at: cache)
-        }
         let page = "<!DOCTYPE html><html><head><title>Access denied</title></head><body>Sign in first</body></html>"
-        try Data(page.utf8).write(to: root.appendingPathComponent("s15/720p/seg_001.ts"))
-        try await withSampleServer(root: root) { server in
+        try await Self.withCopy(damage: { try Data(page.utf8).write(to: $0.appendingPathComponent("s15/720p/seg_001.ts")) }) { server, cache in
             let result = try await Self.play(server, cache: cache)
             #expect(result.status == 0, "\(result.stderr)")
             let abr = try Self.checkFrames(result)
@@ -105,19 +108,10 @@ struct VariantFailoverTests {
     }
 
     @Test func aVariantWhoseSegmentsAreOnADeadHostIsAFailedVariantNotADeadNetwork() async throws {
-        let root = try Self.makeCopy()
-        let cache = try makeScratchFolder("reel-failover-cache")
-        defer {
-            try? FileManager.default.removeItem(at: root)
-            try? FileManager.default.removeItem(at: cache)
-        }
         // The top variant's playlist is served, but its segments after the first live on a host
         // that refuses connections.
-        let playlist = root.appendingPathComponent("s15/720p/index.m3u8")
-        var text = try String(contentsOf: playlist, encoding: .utf8)
-        for index in 1...3 { text = text.replacingOccurrences(of: "seg_00\(index).ts", with: "http://127.0.0.1:1/s15/720p/seg_00\(index).ts") }
-        try Data(text.utf8).write(to: playlist)
-        try await withSampleServer(root: root) { server in
+        let moved = (1...3).map { (old: "seg_00\($0).ts", new: "http://127.0.0.1:1/s15/720p/seg_00\($0).ts") }
+        try await Self.withCopy(damage: { try Self.edit($0, "s15/720p/index.m3u8", moved) }) { server, cache in
             let result = try await Self.play(server, cache: cache)
             #expect(result.status == 0, "\(result.stderr)")
             let abr = try Self.checkFrames(result)
@@ -128,17 +122,8 @@ struct VariantFailoverTests {
     }
 
     @Test func aTopVariantOnADeadHostIsLeftOutAtTheStart() async throws {
-        let root = try Self.makeCopy()
-        let cache = try makeScratchFolder("reel-failover-cache")
-        defer {
-            try? FileManager.default.removeItem(at: root)
-            try? FileManager.default.removeItem(at: cache)
-        }
-        let master = root.appendingPathComponent("s15/master.m3u8")
-        let text = try String(contentsOf: master, encoding: .utf8)
-            .replacingOccurrences(of: "720p/index.m3u8", with: "http://127.0.0.1:1/s15/720p/index.m3u8")
-        try Data(text.utf8).write(to: master)
-        try await withSampleServer(root: root) { server in
+        let moved = [(old: "720p/index.m3u8", new: "http://127.0.0.1:1/s15/720p/index.m3u8")]
+        try await Self.withCopy(damage: { try Self.edit($0, "s15/master.m3u8", moved) }) { server, cache in
             let result = try await Self.play(server, cache: cache)
             #expect(result.status == 0, "\(result.stderr)")
             let abr = try Self.checkFrames(result)
@@ -150,13 +135,7 @@ struct VariantFailoverTests {
     }
 
     @Test func aPlayNoVariantCanCompleteEndsWithItsReportAndTheError() async throws {
-        let root = try Self.makeCopy()
-        let cache = try makeScratchFolder("reel-failover-cache")
-        defer {
-            try? FileManager.default.removeItem(at: root)
-            try? FileManager.default.removeItem(at: cache)
-        }
-        try await withSampleServer(root: root) { server in
+        try await Self.withCopy { server, cache in
             for variant in ["360p", "540p", "720p"] {
                 server.injectFault(.status(404), path: "/s15/\(variant)/seg_002.ts", count: 100)
             }

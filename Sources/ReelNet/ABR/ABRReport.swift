@@ -25,7 +25,7 @@ public struct ABRReport: Sendable, Hashable, Codable {
         public var segment: Int
         public var from: String
         public var to: String
-        /// `up`, `down-throughput`, `down-buffer` or `down-stall` (`ABRDecision.Reason`).
+        /// `up`, `down-throughput`, `down-buffer`, `down-stall` or `fallback` (`ABRDecision.Reason`).
         public var reason: String
 
         public init(segment: Int, from: String, to: String, reason: String) {
@@ -39,23 +39,10 @@ public struct ABRReport: Sendable, Hashable, Codable {
     }
 
     /// A segment taken from another variant than the one chosen for it, because the chosen
-    /// variant's segment failed (after its retries) or was not media.
-    public struct Fallback: Sendable, Hashable, Codable {
-        public var segment: Int
-        /// The variant whose segment failed (excluded from then on).
-        public var from: String
-        /// The variant the segment came from instead.
-        public var to: String
-        /// What went wrong with `from`'s segment.
-        public var reason: String
-
-        public init(segment: Int, from: String, to: String, reason: String) {
-            self.segment = segment
-            self.from = from
-            self.to = to
-            self.reason = reason
-        }
-    }
+    /// variant's segment failed (after its retries) or was not media: `from` the variant that
+    /// failed (excluded from then on), `to` the one the segment came from, `reason` what went
+    /// wrong. The shape of a switch.
+    public typealias Fallback = Switch
 
     /// A variant left out for the rest of the play: its playlist could not be read or does not
     /// line up, its host is unreachable, or one of its segments failed or was not media.
