@@ -246,7 +246,7 @@ let bridgeIOOpen: @convention(c) (
         pb.pointee = avio
         return 0
     } catch let error as ReelError {
-        bridge.recordError(error)
+        // `open` recorded it already.
         switch error.code {
         case .cancelled: return AVErrorCode.exit.rawValue
         case .notFound: return AVErrorCode.notFound.rawValue

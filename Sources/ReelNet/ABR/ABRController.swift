@@ -180,18 +180,20 @@ public final class ABRController: Sendable {
     /// Variant `failed` could not give segment `index`: excluded, and the variant to take the
     /// segment from instead (its playlist loaded and lined up), or nil when none is left.
     private func fallback(from failed: Int, previous: Int, segment index: Int, error: ReelError) -> Int? {
-        var candidate = state.withLock { state in
-            state.report.excluded.append(ABRReport.Exclusion(variant: names[failed], segment: index, reason: error.description))
-            return state.policy.fallback(from: failed, previous: previous)
-        }
-        while let next = candidate {
-            guard let problem = load(next) else { return next }
-            candidate = state.withLock { state in
-                state.report.excluded.append(ABRReport.Exclusion(variant: names[next], segment: index, reason: problem.reason))
-                return state.policy.fallback(from: next, previous: previous)
+        var excluding = (variant: failed, reason: error.description)
+        while true {
+            let candidate = state.withLock { state in
+                // A variant tried again after nothing was left is listed once.
+                if !state.report.excluded.contains(where: { $0.variant == names[excluding.variant] }) {
+                    state.report.excluded.append(ABRReport.Exclusion(variant: names[excluding.variant], segment: index,
+                                                                     reason: excluding.reason))
+                }
+                return state.policy.fallback(from: excluding.variant, previous: previous)
             }
+            guard let next = candidate else { return nil }
+            guard let problem = load(next) else { return next }
+            excluding = (next, problem.reason)
         }
-        return nil
     }
 
     /// Records that segment `index` came from `variant` (replacing an earlier record of it), the
