@@ -33,10 +33,12 @@ public enum FeedRun {
         let network = URLDataSourceFactory(engine: engine, allowLocalFiles: false)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-feed-\(UUID().uuidString)")
         var cache: Cache?
+        var catalog = request.catalog
+        var warnings: [String] = []
         do {
             // A simulator handed over (tests) is known to run, and its bill stays the run's alone.
             if request.origin.isRunningSimulator == false {
-                try await preflight(request, baseURL: baseURL, network: network)
+                (catalog, warnings) = try await preflight(request.catalog, baseURL: baseURL, network: network)
             }
             if config.cache.enabled {
                 let maxBytes = Int64(config.cache.maxBytes)
@@ -52,7 +54,7 @@ public enum FeedRun {
         let before = server?.bill()
         let cacheFactory = cache.map { CacheDataSourceFactory(cache: $0, upstream: network, origin: .playback) }
         let clock = EngineClock.continuous
-        let source = LatentFeedSource(base: CatalogFeedSource(catalog: request.catalog, baseURL: baseURL, config: config),
+        let source = LatentFeedSource(base: CatalogFeedSource(catalog: catalog, baseURL: baseURL, config: config),
                                       latency: Double(config.pagination.latencyMs) / 1000, clock: clock)
         let feed = FeedEngine(config: config, source: source, factory: cacheFactory ?? network, cacheFactory: cacheFactory,
                                 screen: request.screen, clock: clock)
@@ -61,6 +63,7 @@ public enum FeedRun {
         await shutDown(engine: engine, cache: cache, folder: folder)
 
         var summary = outcome.summary
+        summary.skippedVideos = catalog.skipped.count
         var bill: CDNBill?
         if let server, let before {
             let after = await quietBill(server)
@@ -76,23 +79,53 @@ public enum FeedRun {
             summary.cdn.bytes = Int64(delta.bodyBytes)
         }
         return FeedRunResult(title: title, events: outcome.events, summary: summary, players: outcome.players,
-                             warnings: outcome.warnings, bill: bill)
+                             warnings: warnings + outcome.warnings, bill: bill)
     }
 
-    /// Fetches the catalog's first video's entry point, so an unreachable server or a folder
-    /// without the catalog's streams fails at once with one error instead of a session of errors.
-    private static func preflight(_ request: FeedRunRequest, baseURL: URL, network: URLDataSourceFactory) async throws {
-        guard let first = request.catalog.entries.first else { return }
-        guard let url = URL(string: first.url, relativeTo: baseURL)?.absoluteURL else {
-            throw ReelError(.invalidCatalog, "the catalog's first video URL '\(first.url)' is not a URL")
+    /// Reads the catalog's entry points in order until one answers, so an unreachable server or
+    /// a folder without the catalog's streams fails at once with one error instead of a session
+    /// of errors. Entries before it that cannot be read (not a URL, a 404, not a playlist) are
+    /// left out of the run, each named in a warning, as a feed app skips an item it cannot show;
+    /// an error when no entry is left, or when the server cannot be reached at all.
+    private static func preflight(_ catalog: FeedCatalog, baseURL: URL,
+                                  network: URLDataSourceFactory) async throws -> (FeedCatalog, warnings: [String]) {
+        guard !catalog.entries.isEmpty else {
+            if let warning = catalog.warning { throw ReelError(.invalidCatalog, "no usable video left: \(warning)") }
+            return (catalog, [])
         }
-        do {
-            _ = try await BlockingPool.shared.run {
-                try network.fetch(DataSpec(url: url, kind: .playlist), limit: 32 << 20)
+        var skipped: [FeedCatalog.Skipped] = []
+        var firstFailure: ReelError?
+        for entry in catalog.entries {
+            do {
+                guard let url = URL(string: entry.url, relativeTo: baseURL)?.absoluteURL,
+                      url.scheme?.lowercased() == "http" || url.scheme?.lowercased() == "https" else {
+                    throw ReelError(.invalidCatalog, "'\(entry.url)' is not an http(s) URL")
+                }
+                _ = try await BlockingPool.shared.run {
+                    try network.fetch(DataSpec(url: url, kind: .playlist), limit: 32 << 20)
+                }
+                break
+            } catch let error as ReelError {
+                // A server that cannot be reached is the run's problem, not this entry's.
+                if NetworkReachability.meansUnreachable(error) || error.code == .timeout || error.code == .cancelled {
+                    throw ReelError(error.code, "cannot read the feed's videos from \(baseURL.absoluteString): \(error.message)",
+                                    cause: error.cause)
+                }
+                firstFailure = firstFailure ?? error
+                skipped.append(FeedCatalog.Skipped(index: entry.index, reason: "'\(entry.url)' cannot be read: \(error.description)"))
             }
-        } catch let error as ReelError {
-            throw ReelError(error.code, "cannot read the feed's first video from \(baseURL.absoluteString): \(error.message)", cause: error.cause)
         }
+        guard !skipped.isEmpty else { return (catalog, []) }
+        let left = catalog.entries.filter { entry in !skipped.contains { $0.index == entry.index } }
+        let total = catalog.entries.count + catalog.skipped.count
+        let warnings = skipped.map { "\(catalog.source): skipped entry #\($0.index) of \(total): \($0.reason)" }
+        guard !left.isEmpty else {
+            throw ReelError(firstFailure?.code ?? .invalidCatalog,
+                            "cannot read any of the feed's \(catalog.entries.count) videos from \(baseURL.absoluteString): \(skipped[0].reason)"
+                            + (skipped.count > 1 ? " (and \(skipped.count - 1) more)" : ""))
+        }
+        let merged = (catalog.skipped + skipped).sorted { $0.index < $1.index }
+        return (FeedCatalog(entries: left, skipped: merged, source: catalog.source), warnings)
     }
 
     /// Stops the transfer engine and closes the cache (both block, so on threads of their own),

@@ -60,6 +60,21 @@ public enum ManifestContent: Sendable, Hashable {
         return .notAPlaylist("text that is neither HLS nor DASH (first line '\(firstLine(text))')")
     }
 
+    /// What a segment's first bytes (up to 4 KiB) are when they are surely not media: text of any
+    /// kind (an HTML error page, a playlist, JSON), nothing, an image or compressed data, or
+    /// binary data FFmpeg would probe as a DASH MPD. Nil when they may be media: a container Reel
+    /// knows, or other binary data (encrypted, or a format FFmpeg may still read).
+    public static func notMedia(_ data: Data) -> String? {
+        switch detect(data) {
+        case .hls: return "an HLS playlist"
+        case .dash: return "a DASH MPD"
+        case .notAPlaylist(let looksLike): return looksLike
+        case .binary(let description):
+            guard let format = describeBinary([UInt8](data.prefix(4096))), format.isKnown, !format.isMedia else { return nil }
+            return description
+        }
+    }
+
     /// Why binary data must not reach the demuxer as media, or nil: FFmpeg's DASH probe finds
     /// `<MPD` anywhere in the text before the first NUL byte, and a playlist's name on data that
     /// is no media container means a broken playlist, not a video.
@@ -126,6 +141,8 @@ public enum ManifestContent: Sendable, Hashable {
     private struct BinaryFormat {
         let description: String
         let isMedia: Bool
+        /// False for binary data of no format Reel recognises.
+        var isKnown = true
     }
 
     /// The format when the head is binary (a NUL byte, or not UTF-8), naming common ones.
@@ -151,6 +168,6 @@ public enum ManifestContent: Sendable, Hashable {
                 description: "gzip-compressed data (the server sent Content-Encoding the fetcher did not undo?)", isMedia: false)
         }
         let shown = head.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
-        return BinaryFormat(description: "binary data (first bytes \(shown))", isMedia: false)
+        return BinaryFormat(description: "binary data (first bytes \(shown))", isMedia: false, isKnown: false)
     }
 }

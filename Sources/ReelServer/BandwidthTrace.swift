@@ -51,13 +51,22 @@ public struct BandwidthTrace: Sendable, Hashable, Codable {
             let lap = (time / length).rounded(.down)
             let local = time - lap * length
             // The last line only marks the end of a lap.
-            var index = 0
-            while index + 1 < steps.count - 1 && steps[index + 1].start <= local { index += 1 }
+            let index = lastStep(atOrBefore: local, among: steps.count - 1)
             return (steps[index], lap * length + steps[index + 1].start)
         }
-        var index = 0
-        while index + 1 < steps.count && steps[index + 1].start <= time { index += 1 }
+        let index = lastStep(atOrBefore: time, among: steps.count)
         return (steps[index], index + 1 < steps.count ? steps[index + 1].start : nil)
+    }
+
+    /// The last of the first `count` steps starting at or before `time` (a binary search: a
+    /// trace may have a million steps).
+    private func lastStep(atOrBefore time: Double, among count: Int) -> Int {
+        var low = 0, high = max(0, count - 1)
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if steps[middle].start <= time { low = middle } else { high = middle - 1 }
+        }
+        return low
     }
 
     /// Reads a trace: one step per line (`seconds kbps [latencyMs]`, blank lines and `#` comments
@@ -124,6 +133,10 @@ public struct BandwidthTrace: Sendable, Hashable, Codable {
     /// Lines a trace may have.
     public static let maxSteps = 1_000_000
 
+    /// The latest time a line may have: 365 days, far more than any session, and far inside what
+    /// the simulator's nanosecond clock can count (a line at 2e10 s would overflow it).
+    public static let maxSeconds: Double = 365 * 86_400
+
     private init(unchecked name: String, steps: [Step], end: End) {
         self.name = name
         self.steps = steps
@@ -135,6 +148,9 @@ public struct BandwidthTrace: Sendable, Hashable, Codable {
         let last = steps[index]
         if index == 0 && last.start != 0 {
             throw ReelError(.invalidInput, "\(context): the first line must be at 0 seconds, not \(last.start)")
+        }
+        if last.start > maxSeconds {
+            throw ReelError(.invalidInput, "\(context): time \(last.start) s is past the limit of \(Int(maxSeconds)) s (365 days)")
         }
         if index > 0 && last.start <= steps[index - 1].start {
             throw ReelError(.invalidInput, "\(context): time \(last.start) s does not come after \(steps[index - 1].start) s")

@@ -26,17 +26,28 @@ final class ServerCore: Sendable {
         self.network = Locked(Network(profile: configuration.profile, epoch: Self.now))
     }
 
-    /// The profile in force, when it took effect (a trace's time 0), and each client's link.
+    /// The profile in force, when it took effect (a trace's time 0), its schedule (indexed once)
+    /// and each client's link.
     private struct Network {
         var profile: NetworkProfile
         var epoch: UInt64
+        var schedule: LinkSchedule
         var links: [String: LinkShaper] = [:]
+
+        init(profile: NetworkProfile, epoch: UInt64) {
+            self.profile = profile
+            self.epoch = epoch
+            schedule = LinkSchedule(profile)
+        }
     }
 
     /// Setting a profile starts its trace over and gives every client a fresh link.
     var profile: NetworkProfile {
         get { network.withLock { $0.profile } }
-        set { network.withLock { $0 = Network(profile: newValue, epoch: Self.now) } }
+        set {
+            let fresh = Network(profile: newValue, epoch: Self.now)
+            network.withLock { $0 = fresh }
+        }
     }
 
     /// The latency before the head of a response starting now.
@@ -54,9 +65,9 @@ final class ServerCore: Sendable {
     func pace(_ byteCount: Int, client: String) -> UInt64 {
         let now = Self.now
         return network.withLock { network in
-            guard network.profile.trace != nil || network.profile.bandwidthKbps != nil else { return 0 }
+            guard !network.schedule.isUnlimited else { return 0 }
             return network.links[client, default: LinkShaper()]
-                .take(byteCount, profile: network.profile, epoch: network.epoch, now: now)
+                .take(byteCount, schedule: network.schedule, epoch: network.epoch, now: now)
         }
     }
 

@@ -21,9 +21,16 @@ struct PlayCommand: AsyncParsableCommand {
 
             Remote inputs read through the disk cache (--cache, default cache.directory, else \
             $XDG_CACHE_HOME/reel or ~/.cache/reel): cached bytes come from disk, the rest streams from \
-            the network into the cache as it plays. With --offline, or once the network turns out to be \
-            unreachable, playback plays what the cache holds and fetches nothing: the variant whose \
-            start is cached, up to the last cached segment.
+            the network into the cache as it plays. With --offline, or once the input's host turns out to \
+            be unreachable, playback plays what the cache holds and fetches nothing from that host: \
+            the variant whose start is cached, up to the last cached segment. Reachability is judged \
+            per host: a variant on a dead host is a failed variant, not a dead network.
+
+            A variant whose segment fails (after retries) or is not media (an HTML error page) gives \
+            the segment to the variant played before and is left out for the rest of the play; the \
+            summary and --json's `abr` (`fallbacks`, `excluded`) list both. A play that cannot be \
+            completed (media no variant could give, failures past the failure budget) prints its \
+            report, then the error, and exits non-zero; --json's `failure` says why.
 
             Exit status: 0 success, 2 bad input, 3 network (offline: nothing usable cached), 4 playlist \
             or manifest, 5 decoding, 6 cache, 130 cancelled.
@@ -145,11 +152,13 @@ struct PlayCommand: AsyncParsableCommand {
             await diskCache?.closeAsync()
             printer.flush()
             var summary = json ? try CLIOutput.json(report) : PlaySummary.text(report)
-            if !json, let diskCache, reachability.isOffline {
-                let why = reachability.failure.map { "the network is unreachable (\($0.message))" } ?? "--offline"
+            if !json, let diskCache, reachability.isOffline(for: url) {
+                let why = reachability.failure(for: url).map { "the network is unreachable (\($0.message))" } ?? "--offline"
                 summary += "\nOffline: \(why); played what the cache '\(diskCache.directory.path)' holds"
             }
             if framemd5 { CLIOutput.printToStandardError(summary) } else { print(summary) }
+            // A play that ended short is a failure, with its report printed first.
+            if let failure = report.failure { throw failure.error }
     }
 }
 
@@ -189,6 +198,15 @@ enum PlaySummary {
             let ups = abr.switches.filter(\.isUp).count
             lines.append("Adaptive: started on \(abr.startVariant) at \(abr.startEstimateKbps) kbps estimated; \(abr.segments.count) segments, "
                          + "\(ups) switch\(ups == 1 ? "" : "es") up, \(abr.switches.count - ups) down")
+        }
+        if let abr = report.abr {
+            for fallback in abr.fallbacks {
+                lines.append("Fallback: segment \(fallback.segment) taken from \(fallback.to) instead of \(fallback.from): \(fallback.reason)")
+            }
+            for exclusion in abr.excluded {
+                let at = exclusion.segment.map { "at segment \($0)" } ?? "at the start"
+                lines.append("Excluded: \(exclusion.variant) \(at): \(exclusion.reason)")
+            }
         }
         if !report.errors.isEmpty {
             lines.append("Problems (\(report.errors.count)): " + report.errors.prefix(3).joined(separator: "; "))

@@ -101,6 +101,52 @@ struct FeedRunCommandTests {
         #expect(result.stdout.isEmpty)
     }
 
+    /// The bundled catalog behind `bad` entries, written to `folder`.
+    static func catalog(_ bad: [[String: Any]], in folder: URL, keep: Bool = true) throws -> String {
+        let data = try Data(contentsOf: samples.appendingPathComponent("video-feed.json"))
+        let entries = try #require(try JSONSerialization.jsonObject(with: data) as? [Any])
+        let file = folder.appendingPathComponent("feed.json")
+        try JSONSerialization.data(withJSONObject: bad + (keep ? entries : [])).write(to: file)
+        return file.path
+    }
+
+    static func entry(_ url: String, ratio: String = "16:9") -> [String: Any] {
+        ["video_source": ["url": url, "sourceType": "HLS"], "thumbail": ["aspectRatio": ratio, "dynamicImageUrl": "images/thumbs/s01.jpg"]]
+    }
+
+    @Test("bad entries at the top of the catalog are skipped, each named and counted", .timeLimit(.minutes(3)))
+    func badEntriesAtTheTopAreSkipped() async throws {
+        let folder = try makeScratchFolder("reel-feed-bad-top")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let feed = try Self.catalog([Self.entry("streams/s01/index.m3u8", ratio: "1e308:1"), Self.entry("ftp://example.test/v.m3u8"),
+                                     Self.entry("streams/missing/index.m3u8")], in: folder)
+        let result = try await ReelProcess.run(["feed", "run", "--serve", Self.samples.path, "--feed", feed, "--pattern", "browse",
+                                                "--seconds", "5", "--profile", "wifi", "--json"], timeout: .seconds(120))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("#0 (aspectRatio \"1e308:1\" is not between 1:10 and 10:1)"), "\(result.stderr)")
+        #expect(result.stderr.contains("skipped entry #1 of") && result.stderr.contains("'ftp://example.test/v.m3u8' cannot be read"),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("skipped entry #2 of") && result.stderr.contains("HTTP 404"), "\(result.stderr)")
+        let summary = try #require(try SessionSummary.summaries(in: try JSONParser.parse(result.stdout)).first)
+        #expect(summary.skippedVideos == 3)
+        #expect(summary.plays > 0 && summary.errors == 0, "\(result.stdout)")
+    }
+
+    @Test("a catalog with nothing readable fails with one line")
+    func nothingReadableFails() async throws {
+        let folder = try makeScratchFolder("reel-feed-bad-all")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let feed = try Self.catalog([Self.entry("streams/missing/index.m3u8"), Self.entry("streams/gone/index.m3u8"),
+                                     Self.entry("streams/s01/index.m3u8", ratio: "1:1e308")], in: folder, keep: false)
+        let result = try await ReelProcess.run(["feed", "run", "--serve", Self.samples.path, "--feed", feed, "--pattern", "browse", "--seconds", "5"],
+                                               timeout: .seconds(60))
+        #expect(result.status == 2, "exit \(result.status): \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.last?.hasPrefix("reel feed run: cannot read any of the feed's 2 videos") == true
+                && lines.last?.contains("HTTP 404") == true, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test("--serve a folder that does not exist fails with one line")
     func missingServeFolder() async throws {
         let result = try await ReelProcess.run(["feed", "run", "--serve", "/no/such/folder"])

@@ -73,10 +73,13 @@ struct HostileServerTests {
     }
 
     @Test func anEndlessSegmentIsCutAtItsLimit() async throws {
+        // A real MPEG-TS start (its first 22 packets: media by its first bytes), then sync bytes
+        // for ever: the limit is what stops it.
+        let start = [UInt8](try Data(contentsOf: PackagePaths.samples.appendingPathComponent("streams/s01/seg_000.ts")).prefix(188 * 22))
         let server = try RawServer { path in
             path.hasSuffix(".m3u8")
                 ? .bytes(RawServer.response(body: Self.playlist))
-                : .endless(head: Array("HTTP/1.1 200 OK\r\nContent-Type: video/mp2t\r\nConnection: close\r\n\r\n".utf8),
+                : .endless(head: Array("HTTP/1.1 200 OK\r\nContent-Type: video/mp2t\r\nConnection: close\r\n\r\n".utf8) + start,
                            chunk: [UInt8](repeating: 0x47, count: 65_536))
         }
         defer { server.stop() }

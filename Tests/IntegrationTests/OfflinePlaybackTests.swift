@@ -55,11 +55,17 @@ struct OfflinePlaybackTests {
             return url
         }
         // The server is gone and the master playlist is cached: the variant playlist and two
-        // segments play, then the first missing segment meets a refused connection.
+        // segments play, then the first missing segment meets a refused connection. The play
+        // cannot be completed: its report, then the error, and a non-zero exit.
         let result = try await ReelProcess.run(["play", url, "--framemd5", "--fast", "--json", "--cache", cache.path,
                                           "--set", "network.maxRetries=0"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let report = try CacheCLI.json(result.stderr)
+        #expect(result.status == 3, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        let errorLine = try #require(lines.last { $0.hasPrefix("reel play: ") }, "\(result.stderr)")
+        #expect(errorLine.contains("could not be played to its end") && errorLine.contains(url), "\(errorLine)")
+        let report = try CacheCLI.json(lines.prefix { !$0.hasPrefix("reel play: ") }.joined(separator: "\n"))
+        let failure = try #require(report["failure"] as? [String: Any], "\(report)")
+        #expect(failure["code"] as? String == "offline" || failure["code"] as? String == "connectionFailed", "\(failure)")
         let rendition = try #require(CacheCLI.rendition(of: sample, variant: report["variant"] as? String, representation: nil))
         let expected = try CacheCLI.referenceFrames(rendition.reference, seconds: 4)
         #expect(CacheCLI.hashes(result.stdout) == expected)

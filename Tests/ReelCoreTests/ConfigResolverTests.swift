@@ -87,6 +87,7 @@ struct ConfigResolverTests {
         ("prefetch.categories=imminent,soon", "prefetch.categories", "'imminent,soon'", "from \"imminent\""),
         ("app.version=latest", "app.version", "'latest'", "a version"),
         ("layout.carousel.cardAspectRatio=wide", "layout.carousel.cardAspectRatio", "'wide'", "height:width"),
+        ("layout.carousel.cardAspectRatio=1e308:1", "layout.carousel.cardAspectRatio", "'1e308:1'", "between 1:10 and 10:1"),
     ])
     func badValues(assignment: String, key: String, value: String, expected: String) {
         do {

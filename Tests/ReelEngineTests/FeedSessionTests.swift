@@ -25,12 +25,12 @@ struct FeedSessionTests {
     /// and a faster link keeps a loaded test machine's timing out of it (sweeps measure 4g and 3g);
     /// so does the patient low-speed window (a starved machine must not cut a healthy transfer).
     static func run(trace: ScrollTrace, settings: [String] = [], profile: NetworkProfile = .wifi,
-                    launchSeconds: Double = 0) async throws -> Run {
+                    launchSeconds: Double = 0, catalog given: FeedCatalog? = nil) async throws -> Run {
         try await withSampleServer(profile: profile) { server in
             let origin = FeedOrigin.simulator(server)
             let patient = "network.lowSpeedTimeMs=\(PatientNetwork.lowSpeedTimeMs)"
             let config = try ConfigResolver().resolve(origin.defaultLayers + [.assignments([patient] + settings)]).config
-            let catalog = try FeedCatalog.load(path: PackagePaths.samples.appendingPathComponent("video-feed.json").path)
+            let catalog = try given ?? FeedCatalog.load(path: PackagePaths.samples.appendingPathComponent("video-feed.json").path)
             let request = FeedRunRequest(catalog: catalog, trace: trace, origin: origin, launchSeconds: launchSeconds)
             let result = try await FeedRun.run(request, config: config, title: "test")
             return Run(result: result, bill: server.bill(), config: config)
@@ -163,6 +163,32 @@ struct FeedSessionTests {
         // One request serves both, or two when a busy machine let prefetch's transfer be cut
         // before the tap and the play resumed its partial entry with a Range request.
         #expect((1...2).contains(run.bill.paths[path]?.requests ?? 0), "\(path) was fetched \(run.bill.paths[path]?.requests ?? 0) times")
+    }
+
+    /// One unreachable host is not the network: with every thumbnail on a host that refuses
+    /// connections, the thumbnails fail and nothing else does (the players' host stays online).
+    @Test("a dead thumbnail host costs only its thumbnails")
+    func deadThumbnailHost() async throws {
+        let build = try Self.build()
+        let trace = TraceGenerator.generate(.browse, seconds: 12, build: build, seed: 2)
+        let samples = try FeedCatalog.load(path: PackagePaths.samples.appendingPathComponent("video-feed.json").path)
+        let catalog = FeedCatalog(entries: samples.entries.map {
+            CatalogEntry(index: $0.index, url: $0.url, sourceType: $0.sourceType, aspectRatio: $0.aspectRatio,
+                         thumbnailTemplate: "http://127.0.0.1:1/thumbs/\($0.videoID).jpg?w={@width}&h={@height}")
+        }, source: "dead thumbnails")
+        let run = try await Self.run(trace: trace, catalog: catalog)
+        let summary = run.result.summary
+        var thumbnailErrors = 0
+        var otherErrors: [String] = []
+        for event in run.result.events {
+            guard case .error(let failure) = event.kind else { continue }
+            if failure.message.hasPrefix("thumbnail 'http://127.0.0.1:1/") { thumbnailErrors += 1 } else { otherErrors.append(failure.message) }
+        }
+        print("dead thumbnail host: \(summary.plays) plays, \(summary.frames) frames, \(thumbnailErrors) thumbnail errors, other errors \(otherErrors.count)")
+        #expect(thumbnailErrors > 0, "no thumbnail was asked for")
+        #expect(otherErrors.isEmpty, "\(otherErrors.prefix(5))")
+        #expect(summary.plays > 0 && summary.frames > 0, "\(summary.json)")
+        #expect(Self.violations(run.result.events, config: run.config).isEmpty)
     }
 
     static func build() throws -> FeedBuild {

@@ -52,6 +52,20 @@ struct FeedCatalogTests {
         #expect(warning.contains("#1 (no video_source.url)"))
     }
 
+    @Test("ratios are bounded to 1:10...10:1; beyond, the entry is skipped naming the range")
+    func ratiosOutOfRange() throws {
+        let ratios = ["1e308:1", "1:1e308", "10.5:1", "1:10.5", "10:1", "1:10", "16:9"]
+        let json = "[" + ratios.enumerated().map { index, ratio in
+            #"{"video_source": {"url": "https://a/\#(index).m3u8"}, "thumbail": {"aspectRatio": "\#(ratio)"}}"#
+        }.joined(separator: ",") + "]"
+        let catalog = try FeedCatalog.parse(json, source: "feed.json")
+        #expect(catalog.entries.map(\.index) == [4, 5, 6])
+        #expect(catalog.skipped.map(\.index) == [0, 1, 2, 3])
+        #expect(catalog.skipped.first?.reason == "aspectRatio \"1e308:1\" is not between 1:10 and 10:1")
+        #expect(catalog.entries.map(\.aspectRatio.heightPerWidth) == [10, 0.1, 16.0 / 9.0])
+        #expect(AspectRatio("1e308:1") == nil && AspectRatio(height: 1, width: 1e308) == nil)
+    }
+
     @Test("a file that is not a JSON array is a clear error", arguments: [
         #"{"video_source": {}}"#, "42", "[1, 2", "",
     ])

@@ -190,6 +190,34 @@ struct ABRPolicyTests {
         #expect(policy.decide(Self.input(4, buffered: 2, estimate: 8_000_000, clock: clock)) == ABRDecision(variant: 1, reason: .up))
     }
 
+    @Test func aFailedSegmentFallsBackToTheVariantBeforeAndExcludesItsOwn() {
+        let clock = ManualClock()
+        var policy = Self.policy(start: 1)
+        clock.advance(by: .seconds(2))
+        _ = policy.decide(Self.input(1, buffered: 2, estimate: 8_000_000, clock: clock))
+        clock.advance(by: .seconds(2))
+        #expect(policy.decide(Self.input(2, buffered: 2, estimate: 8_000_000, clock: clock)) == ABRDecision(variant: 2, reason: .up))
+        // 720p's segment 2 fails: it comes from 540p, the variant of segment 1, and 720p is out.
+        #expect(policy.fallback(from: 2, previous: 1) == 1)
+        #expect(policy.current == 1 && policy.excluded == [2])
+        clock.advance(by: .seconds(10))
+        #expect(policy.decide(Self.input(3, buffered: 2, estimate: 8_000_000, clock: clock)) == ABRDecision(variant: 1, reason: .hold))
+        // 540p fails too while it is the variant before: the nearest below; then nothing is left.
+        #expect(policy.fallback(from: 1, previous: 1) == 0)
+        #expect(policy.fallback(from: 0, previous: 0) == nil)
+        #expect(policy.excluded == [0, 1, 2])
+    }
+
+    @Test func aFailedLowestVariantFallsBackUpwards() {
+        var policy = Self.policy(start: 0)
+        #expect(policy.fallback(from: 0, previous: 0) == 1)
+        #expect(policy.current == 1)
+        // A variant excluded at the start (its playlist was unreachable) is never a fallback.
+        var other = Self.policy(start: 2)
+        other.exclude(1)
+        #expect(other.fallback(from: 2, previous: 2) == 0)
+    }
+
     @Test func theBoxCapsUpSwitches() {
         let clock = ManualClock()
         var policy = Self.policy(start: 0, constraints: PlaybackConstraints(isLowEnd: true, lowEndMaxWidth: 540, lowEndMaxHeight: 960))

@@ -386,8 +386,32 @@ struct CacheDataSourceTests {
             await harness.server.stop()
             let missing = DataSpec(url: harness.url("other.bin"), kind: .segment)
             await #expect(throws: ReelError.self) { _ = try await CacheHarness.read(factory, missing) }
-            #expect(reachability.isOffline && reachability.failure?.code == .connectionFailed)
+            #expect(reachability.isOffline(for: missing.url) && reachability.failure(for: missing.url)?.code == .connectionFailed)
             #expect(try await CacheHarness.read(factory, cached).0 == blob)
+            try await CacheHarness.close(cache)
+        }
+    }
+
+    /// A thumbnail or variant host that refuses connections takes only its own requests offline:
+    /// the feed's host goes on fetching what is not cached.
+    @Test func aRefusedConnectionTakesOnlyItsHostOffline() async throws {
+        let blob = CacheHarness.bytes(20_000)
+        try await CacheHarness.with(["live.bin": blob]) { harness in
+            let cache = try await harness.openCache()
+            let reachability = NetworkReachability()
+            let factory = harness.factory(cache, reachability: reachability)
+            let dead = DataSpec(url: try #require(URL(string: "http://127.0.0.1:1/thumbs/t.jpg")), kind: .media)
+            await #expect(throws: ReelError.self) { _ = try await CacheHarness.read(factory, dead) }
+            #expect(reachability.isOffline(for: dead.url) && reachability.failure(for: dead.url)?.code == .connectionFailed)
+            #expect(reachability.unreachableHosts == ["http://127.0.0.1:1"])
+            // A second request to the dead host fails fast, offline.
+            await #expect { _ = try await CacheHarness.read(factory, dead) } throws: { ($0 as? ReelError)?.code == .offline }
+            // The live host is still online: its miss is fetched from the network.
+            let live = DataSpec(url: harness.url("live.bin"), kind: .segment)
+            #expect(!reachability.isOffline(for: live.url))
+            let (bytes, metrics) = try await CacheHarness.read(factory, live)
+            #expect(bytes == blob && !metrics.cacheHit)
+            #expect(await harness.finishedRequests(for: "/live.bin").count == 1)
             try await CacheHarness.close(cache)
         }
     }

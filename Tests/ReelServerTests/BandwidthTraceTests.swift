@@ -52,6 +52,9 @@ struct BandwidthTraceTests {
         ("0 0\n5 0\n", "every step has 0 kbps"),
         ("# end: hold\n0 100\n5 0\n", "holds 0 kbps at its end"),
         ("# end: forever\n0 100\n", "line 1: 'forever' is not an end"),
+        // Past what the simulator's nanosecond clock counts (once a SIGILL in `reel serve`).
+        ("0 100\n20000000000 100\n", "line 2: time 20000000000.0 s is past the limit of 31536000 s (365 days)"),
+        ("0 100\n31536000.5 100\n", "line 2: time 31536000.5 s is past the limit"),
     ])
     func badInput(text: String, message: String) {
         #expect {
@@ -61,6 +64,12 @@ struct BandwidthTraceTests {
             return error.code == .invalidInput && error.message.hasPrefix("bandwidth trace 'bad.txt'")
                 && error.message.contains(message)
         }
+    }
+
+    @Test func aTraceOfAYearIsAcceptedAndPacedWithoutOverflow() throws {
+        let trace = try BandwidthTrace.parse("# end: hold\n0 8\n31536000 80\n", name: "year")
+        #expect(trace.step(at: 31_535_999).step.kbps == 8)
+        #expect(trace.step(at: 31_536_000).step.kbps == 80)
     }
 
     @Test func aMissingFileIsNamed() {

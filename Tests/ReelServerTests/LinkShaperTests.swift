@@ -61,6 +61,39 @@ struct LinkShaperTests {
         #expect(link.take(1_500, profile: NetworkProfile(trace: trace), epoch: 0, now: 0) == 4 * Self.second + Self.second / 2)
     }
 
+    /// A looping trace of microsecond steps: its whole laps are counted at once, not step by step
+    /// (a reservation spanning a million laps once stopped after a million steps, too early).
+    @Test func aLoopOfMicrosecondStepsPacesAtItsRate() throws {
+        // 8,000 kbps (1 byte per microsecond) for 1 us, then nothing for 1 us: 1 byte per 2 us lap.
+        let trace = try BandwidthTrace(name: "flicker", steps: [.init(start: 0, kbps: 8_000, latencyMilliseconds: 0),
+                                                                .init(start: 0.000001, kbps: 0, latencyMilliseconds: 0),
+                                                                .init(start: 0.000002, kbps: 8_000, latencyMilliseconds: 0)])
+        var link = LinkShaper()
+        // 1,000,000 bytes: a million laps, the last one's silent microsecond not waited for.
+        #expect(link.take(1_000_000, profile: NetworkProfile(trace: trace), epoch: 0, now: 0) == 2 * Self.second - 1_000)
+    }
+
+    /// The trace: 200,000 steps of 1 us alternating 8 and 16 Mbit/s; 85 KB take what the
+    /// steps carry, computed by hand, and each reservation costs a search, not a walk.
+    @Test func twoHundredThousandStepsOfAMicrosecond() throws {
+        var steps: [BandwidthTrace.Step] = []
+        for index in 0...200_000 {
+            steps.append(.init(start: Double(index) / 1e6, kbps: index % 2 == 0 ? 8_000 : 16_000, latencyMilliseconds: 0))
+        }
+        let trace = try BandwidthTrace(name: "fine", steps: steps)
+        let schedule = LinkSchedule(NetworkProfile(trace: trace))
+        var link = LinkShaper()
+        // 3 bytes per 2 us pair of steps; 85,002 bytes in 16 KB chunks: 28,334 pairs, 56,668 us.
+        var now: UInt64 = 0
+        var left = 85_002
+        while left > 0 {
+            let chunk = min(16_384, left)
+            now += link.take(chunk, schedule: schedule, epoch: 0, now: now)
+            left -= chunk
+        }
+        #expect(now == 56_668_000)
+    }
+
     @Test func unlimitedNeverWaits() {
         var link = LinkShaper()
         #expect(link.take(1 << 30, profile: .unlimited, epoch: 0, now: 5) == 0)

@@ -44,7 +44,7 @@ public enum SettingRule: Sendable {
             "in \(JSONWriter.number(low))...\(JSONWriter.number(high))"
         case .oneOf(let choices): "from " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
         case .version: "of the form \"x.y\" (a version)"
-        case .ratio: "of the form \"height:width\" (such as \"16:9\")"
+        case .ratio: "of the form \"height:width\" (such as \"16:9\"), \(AspectRatio.rangeText)"
         case .headerValue: "without control characters such as CR or LF (it is sent as an HTTP header)"
         }
     }

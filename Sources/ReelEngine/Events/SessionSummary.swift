@@ -163,6 +163,10 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     public var threads: Threads?
     /// Errors met (error events).
     public var errors = 0
+    /// Catalog entries left out of the run, each named in a warning: those the catalog's parser
+    /// refused (no URL, a bad ratio) and, for a feed run, those at its top whose entry point
+    /// could not be read.
+    @Defaulted public var skippedVideos = 0
     /// The bandwidth meter at the end; nil in summaries written before it was measured.
     public var bandwidth: Bandwidth?
     /// Adaptive bitrate over the plays; nil in summaries written before it was measured.

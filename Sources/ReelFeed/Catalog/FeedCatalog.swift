@@ -2,13 +2,19 @@ import Foundation
 import ReelCore
 
 /// The videos of `video-feed.json` in file order. Entries without a URL or with a missing or bad
-/// `thumbail.aspectRatio` are skipped and listed in one warning; a file that is not a JSON array
-/// is an `invalidCatalog` error. An empty array is an empty catalog.
+/// `thumbail.aspectRatio` (not two positive numbers, or not between 1:10 and 10:1) are skipped
+/// and listed in one warning; a file that is not a JSON array is an `invalidCatalog` error. An
+/// empty array is an empty catalog.
 public struct FeedCatalog: Sendable {
     /// An entry left out, with why.
     public struct Skipped: Sendable, Equatable {
         public let index: Int
         public let reason: String
+
+        public init(index: Int, reason: String) {
+            self.index = index
+            self.reason = reason
+        }
     }
 
     public let entries: [CatalogEntry]
@@ -76,6 +82,9 @@ public struct FeedCatalog: Sendable {
             return .failure(Reason(text: "no thumbail.aspectRatio"))
         }
         guard let ratio = AspectRatio(ratioText) else {
+            if AspectRatio.numbers(ratioText) != nil {
+                return .failure(Reason(text: "aspectRatio \"\(ratioText)\" is not \(AspectRatio.rangeText)"))
+            }
             return .failure(Reason(text: "bad aspectRatio \"\(ratioText)\""))
         }
         return .success(CatalogEntry(

@@ -24,9 +24,14 @@ final class InputBridge {
     /// when the play switches variants, and records every segment opened.
     var adaptive: ABRController?
     private(set) var errors: [ReelError] = []
+    /// Fetches of media (segments, init sections, keys) that failed for good, after the
+    /// transfer's retries and any other variant: the media they held is missing from the play.
+    private(set) var lostMedia: [ReelError] = []
     private(set) var opens = 0
     /// When the play's fetches have failed long enough, in a row, to end it.
     private let budget: BudgetKeeper
+    /// The play's input, named in errors about what it led to (a segment that is not media).
+    var input: URL?
 
     init(factory: any DataSourceFactory, cancellation: Cancellation, policy: URLPolicy, log: RequestLog,
          budget: FailureBudget = FailureBudget(NetworkOptions())) {
@@ -45,9 +50,11 @@ final class InputBridge {
     var gaveUp: ReelError? { budget.gaveUp }
 
     /// A fetch that started at `started` failed (after its own retries): recorded, and counted
-    /// against the budget; when it runs out every read of the play is cancelled.
-    func fetchFailed(_ error: ReelError, started: Duration) {
+    /// against the budget; when it runs out every read of the play is cancelled. `media` when
+    /// the fetch was of media, which the play then lacks.
+    func fetchFailed(_ error: ReelError, started: Duration, media: Bool) {
         recordError(error)
+        if media && error.code != .cancelled && !cancellation.isCancelled { lostMedia.append(error) }
         budget.failed(error, started: started)
     }
 
@@ -58,7 +65,8 @@ final class InputBridge {
         do {
             return try openCounted(text, options: options, started: started)
         } catch let error as ReelError {
-            fetchFailed(error, started: started)
+            let kind = kinds[text] ?? (virtualResources[text] == nil ? .segment : .playlist)
+            fetchFailed(error, started: started, media: kind != .playlist)
             throw error
         }
     }
@@ -83,24 +91,23 @@ final class InputBridge {
                             onError: { [weak self] error in self?.recordError(error) }, onProgress: {}, onClose: { _ in })
         }
         var spec = DataSpec(url: url, kind: kinds[url.absoluteString] ?? kinds[address] ?? .segment)
-        if let mapped = try adaptive?.segmentSpec(for: address) {
-            // A Reel-owned segment name: segment k of the variant the adaptive rule chose.
-            spec = mapped
-        } else if !url.isFileURL, let offset = Self.intOption(options, "offset") {
-            // Over HTTP the HLS demuxer asks for a BYTERANGE with options; locally it seeks itself.
-            spec = DataSpec(url: url, offset: offset, length: Self.intOption(options, "end_offset").map { $0 - offset },
-                            kind: spec.kind)
+        let opened: (source: any DataSource, spec: DataSpec, length: Int64?)
+        if let adaptive, let mapped = try adaptive.openSegment(address, open: { try openChecked($0) }) {
+            // A Reel-owned segment name: segment k of the variant the adaptive rule chose (or,
+            // when that one's failed, of the variant before).
+            opened = mapped
+        } else {
+            if !url.isFileURL, let offset = Self.intOption(options, "offset") {
+                // Over HTTP the HLS demuxer asks for a BYTERANGE with options; locally it seeks itself.
+                spec = DataSpec(url: url, offset: offset, length: Self.intOption(options, "end_offset").map { $0 - offset },
+                                kind: spec.kind)
+            }
+            if spec.kind == .segment { adaptive?.opened(spec) }
+            opened = try openChecked(spec)
         }
-        if spec.kind == .segment { adaptive?.opened(spec) }
-        let source = factory.makeDataSource(cancellation: cancellation)
-        let length: Int64?
-        do {
-            length = try source.open(spec)
-        } catch {
-            source.close()
-            log.record(source.metrics)
-            throw error
-        }
+        spec = opened.spec
+        let source = opened.source
+        let length = opened.length
         var reader: any DataSource = source
         if let decryption {
             reader = try AESDecryptingDataSource(upstream: source, key: decryption.key, iv: decryption.iv)
@@ -119,12 +126,32 @@ final class InputBridge {
         let adaptive = spec.kind == .segment ? self.adaptive : nil
         return SourceIO(
             source: reader, spec: spec, length: decryption == nil ? length : nil, reopen: reopen,
-            onError: { [weak self] error in self?.fetchFailed(error, started: started) },
+            onError: { [weak self] error in self?.fetchFailed(error, started: started, media: media) },
             onProgress: media ? { [budget] in budget.progressed() } : {},
             onClose: { io in
                 for metrics in io.finishedMetrics { log.record(metrics) }
                 if let adaptive, let last = io.finishedMetrics.last { adaptive.fetched(last) }
             })
+    }
+
+    /// Opens `spec` with a new source of the play; a segment's first bytes must look like media
+    /// (an HTML error page or a playlist served in its place fails here, naming what it is).
+    private func openChecked(_ spec: DataSpec) throws -> (source: any DataSource, spec: DataSpec, length: Int64?) {
+        let source = factory.makeDataSource(cancellation: cancellation)
+        do {
+            let length = try source.open(spec)
+            guard spec.kind == .segment else { return (source, spec, length) }
+            let head = try source.read(upTo: 4096)
+            if let looksLike = ManifestContent.notMedia(Data(head)) {
+                let of = input.map { " of '\($0.absoluteString)'" } ?? ""
+                throw ReelError(.openFailed, "segment '\(spec.url.absoluteString)'\(of) is not media: it is \(looksLike)")
+            }
+            return (PrefixedDataSource(prefix: head, upstream: source), spec, length)
+        } catch {
+            source.close()
+            log.record(source.metrics)
+            throw error
+        }
     }
 
     private static func option(_ options: OpaquePointer?, _ name: String) -> String? {
@@ -220,7 +247,7 @@ let bridgeIOOpen: @convention(c) (
         pb.pointee = avio
         return 0
     } catch let error as ReelError {
-        bridge.recordError(error)
+        // `open` recorded it already.
         switch error.code {
         case .cancelled: return AVErrorCode.exit.rawValue
         case .notFound: return AVErrorCode.notFound.rawValue

@@ -42,6 +42,7 @@ struct MediaOpener {
         bridge.kinds = resolved.kinds
         bridge.virtualResources = resolved.virtualResources
         bridge.adaptive = resolved.adaptive
+        bridge.input = url
         var opening = resolved
         var deferred: DeferredAudio?
         if deferAudio, let video = resolved.videoPlaylistURL, let videoURL = URL(string: video),
@@ -88,6 +89,7 @@ struct MediaOpener {
                                  budget: failureBudget)
         bridge.kinds = audio.resolved.kinds
         bridge.virtualResources = audio.resolved.virtualResources
+        bridge.input = audio.topLevel
         guard let url = URL(string: audio.url) else { return nil }
         var resolved = audio.resolved
         resolved.url = url

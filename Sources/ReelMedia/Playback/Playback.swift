@@ -112,7 +112,7 @@ public actor Playback {
         let fps: Double = request.mode == .fast
             ? Double(core.frames) / max(0.001, (ContinuousClock.now - codecOpened).seconds)
             : renderer.framesPerSecond ?? 0
-        return PlaybackReport(
+        var report = PlaybackReport(
             url: request.input.absoluteString,
             variant: media.resolved.variant?.absoluteString,
             rendition: media.resolved.rendition,
@@ -136,6 +136,23 @@ public actor Playback {
             audio: audio.map { .init(codec: $0.format.codec, frames: core.audioFrames) },
             errors: media.bridge.errors.map(\.description) + (media.bridge.gaveUp.map { [$0.description] } ?? []) + core.notes.items,
             wallMs: wallMs, abr: media.resolved.adaptive?.report, bandwidth: factory.bandwidthMeter?.snapshot)
+        report.failure = shortfall(frames: core.frames, bridge: media.bridge).map(PlaybackReport.Failure.init)
+        return report
+    }
+
+    /// Why the play ended before the end of its input, or nil: the failure budget ran out, or
+    /// media that no variant could give (a segment that failed after its retries, or was not
+    /// media) is missing from it. A play stopped at `maxFrames` got what it asked for.
+    private func shortfall(frames: Int, bridge: InputBridge) -> ReelError? {
+        if let maxFrames = request.maxFrames, frames >= maxFrames { return nil }
+        let input = request.input.absoluteString
+        if let gaveUp = bridge.gaveUp {
+            return ReelError(gaveUp.code, "'\(input)' could not be played to its end (\(frames) frames played): \(gaveUp.description)")
+        }
+        guard let first = bridge.lostMedia.first else { return nil }
+        let more = bridge.lostMedia.count - 1
+        return ReelError(first.code, "'\(input)' could not be played to its end (\(frames) frames played): \(first.description)"
+                         + (more > 0 ? " (and \(more) more failed fetch\(more == 1 ? "" : "es"))" : ""))
     }
 
     /// Reads packets and decodes them on this thread until the end, `maxFrames`, or cancellation.
@@ -147,7 +164,7 @@ public actor Playback {
         let timeBase = reader.input.streams.first { $0.index == videoIndex }?.timeBase
         let packet = Packet()
         reading: while true {
-            // A play whose fetches kept failing ends where it got to, with the errors in its report.
+            // A play whose fetches kept failing ends where it got to; its report says why (`failure`).
             if reader.gaveUp != nil { break reading }
             if cancellation.isCancelled { throw ReelError(.cancelled, "playback of '\(request.input.absoluteString)' cancelled") }
             let result: PacketReader.Result

@@ -21,6 +21,24 @@ public struct PlaybackReport: Sendable, Codable {
     public var abr: ABRReport?
     /// The bandwidth meter after the play, or nil without one.
     public var bandwidth: BandwidthEstimate?
+    /// Why the play could not be completed (media no variant could give, the failure budget ran
+    /// out), or nil when it played to its end or to `maxFrames`: `reel play` prints the report,
+    /// then this error, and exits non-zero.
+    public var failure: Failure? = nil
+
+    /// A play that ended short: the `ReelError` code (`notFound`, `connectionFailed`, ...) and
+    /// the message naming the input and the cause.
+    public struct Failure: Sendable, Codable {
+        public var code: String
+        public var message: String
+
+        public init(_ error: ReelError) {
+            code = error.code.rawValue
+            message = error.description
+        }
+
+        public var error: ReelError { ReelError(ReelError.Code(rawValue: code) ?? .networkFailed, message) }
+    }
 
     public struct Phases: Sendable, Codable {
         public var manifestMs, openMs, probeMs, codecOpenMs, firstFrameMs: Double

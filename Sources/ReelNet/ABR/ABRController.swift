@@ -5,12 +5,13 @@ import ReelManifest
 
 /// Performs the adaptive rule for one play of a master playlist (or a DASH MPD). It records the
 /// variant of every segment the demuxer fetches; when the play can switch (`AdaptivePlaylist`),
-/// the demuxer reads the Reel-owned playlist and, as it opens segment k, `segmentSpec(for:)`
-/// asks `ABRPolicy` for k's variant (the meter's estimate and the plays sharing its link, the
+/// the demuxer reads the Reel-owned playlist and, as it opens segment k, `openSegment` asks
+/// `ABRPolicy` for k's variant (the meter's estimate and the plays sharing its link, the
 /// last segment's throughput, the buffer from the player's playhead) and answers with that
 /// variant's real segment, loading the variant's media playlist through the play's data sources
-/// the first time. Thread-safe: the demuxer's thread calls in, the player's threads attach and
-/// read the report.
+/// the first time; a variant whose segment fails or is not media gives way to the one before and
+/// is excluded for the rest of the play. Thread-safe: the demuxer's thread calls in, the
+/// player's threads attach and read the report.
 public final class ABRController: Sendable {
     public let master: URL
     /// Each ladder variant's name in reports: its media playlist URL (DASH: the MPD's, with
@@ -49,7 +50,7 @@ public final class ABRController: Sendable {
     /// `played`. It switches when `constraints.adaptive` allows and `played` is switchable.
     init(master: URL, ladder: [ABRRung], variantURLs: [URL], names: [String], start: Int, played: MediaPlaylist,
          constraints: PlaybackConstraints, startEstimate: Int, factory: any DataSourceFactory,
-         cancellation: Cancellation, log: RequestLog, limits: ManifestLimits) {
+         cancellation: Cancellation, log: RequestLog, limits: ManifestLimits, excluded: [Int: String] = [:]) {
         self.master = master
         self.ladder = ladder
         self.variantURLs = variantURLs
@@ -78,10 +79,14 @@ public final class ABRController: Sendable {
             })
             : [:]
         segmentIndex = Dictionary(played.segments.enumerated().map { ($1.dataSpec.cacheKey, $0) }) { first, _ in first }
-        let report = ABRReport(estimateKbps: (startEstimate + 500) / 1000, startEstimateKbps: (startEstimate + 500) / 1000,
+        var report = ABRReport(estimateKbps: (startEstimate + 500) / 1000, startEstimateKbps: (startEstimate + 500) / 1000,
                                startVariant: names[start], adaptive: switches)
-        state = Locked(State(policy: ABRPolicy(ladder: ladder, constraints: constraints, parameters: parameters, start: start),
-                             playlists: [start: played], report: report))
+        var policy = ABRPolicy(ladder: ladder, constraints: constraints, parameters: parameters, start: start)
+        for (index, reason) in excluded.sorted(by: { $0.key < $1.key }) where names.indices.contains(index) {
+            policy.exclude(index)
+            report.excluded.append(ABRReport.Exclusion(variant: names[index], segment: nil, reason: reason))
+        }
+        state = Locked(State(policy: policy, playlists: [start: played], report: report))
     }
 
     /// Lets the rule see the player: `probe` says where it stands, `onSwitch` hears each switch
@@ -105,42 +110,108 @@ public final class ABRController: Sendable {
         return report
     }
 
-    /// The real segment behind a Reel-owned segment name, chosen now (the same again when the
-    /// demuxer reopens it); nil for any other URL. Blocking (it may load a variant's playlist):
-    /// the demuxer's thread.
-    public func segmentSpec(for address: String) throws -> DataSpec? {
+    /// Opens the segment behind a Reel-owned segment name with `open` (which opens a data source
+    /// on a real segment and checks that what comes is media, throwing otherwise), on the variant
+    /// chosen now (the same again when the demuxer reopens it). When the chosen variant's segment
+    /// fails (after the transfer's own retries) or is not media, that variant is excluded for the
+    /// rest of the play and the segment is taken from the variant of the segment before, which
+    /// worked (else the nearest usable one: `ABRPolicy.fallback`); the report lists both. Returns
+    /// nil for any other URL; throws the last failure when no variant is left. Blocking (it may
+    /// load a variant's playlist): the demuxer's thread.
+    public func openSegment<Opened>(_ address: String, open: (DataSpec) throws -> Opened) throws -> Opened? {
         guard let index = virtualIndex[address] else { return nil }
-        if let known = state.withLock({ $0.decisions[index] }) { return try spec(variant: known, segment: index) }
-        let probe = state.withLock { $0.probe }
-        let playhead = probe?()
-        let previous = index == 0 ? state.withLock { $0.policy.current } : state.withLock { $0.decisions[index - 1] ?? $0.policy.current }
-        var decision = ABRDecision(variant: previous, reason: index == 0 ? .start : .hold)
-        if index > 0 {
-            let now = ContinuousClock.now - began
-            let (last, maxAge) = state.withLock { ($0.lastThroughput, $0.policy.parameters.throughputMaxAge) }
-            let moving = playhead?.playing == true
-            let meter = factory.bandwidthMeter
-            let input = ABRInput(
-                segment: index, segmentDuration: .seconds(durations[index]),
-                buffered: moving ? playhead?.position.map { .seconds(starts[index]) - $0 } : nil, stalls: playhead?.stalls ?? 0,
-                estimate: meter?.bitsPerSecond ?? startEstimate,
-                lastThroughput: last.flatMap { now - $0.at <= maxAge ? $0.bitsPerSecond : nil },
-                latency: meter?.latency ?? .zero, sharers: meter?.playing ?? 1, now: now)
-            decision = state.withLock { $0.policy.decide(input) }
-            ReelLog.abr.trace("segment \(index): estimate \(input.estimate / 1000) kbps, latency \(Int(input.latency.milliseconds)) ms, last segment \(input.lastThroughput.map { "\($0 / 1000) kbps" } ?? "none"), buffered \(input.buffered.map { "\($0.milliseconds) ms" } ?? "not playing"), \(input.sharers) on the link, stalls \(input.stalls): \(decision.reason.rawValue) \(decision.variant)")
-            if decision.variant != previous, let problem = load(decision.variant) {
-                state.withLock { $0.policy.reject(decision.variant, back: previous, permanently: problem.permanent) }
-                ReelLog.abr.info("not switching to '\(names[decision.variant])': \(problem.reason)")
-                decision = ABRDecision(variant: previous, reason: .hold)
+        let known = state.withLock { $0.decisions[index] }
+        let previous = state.withLock { index == 0 ? $0.policy.current : $0.decisions[index - 1] ?? $0.policy.current }
+        let chosen = known.map { ABRDecision(variant: $0, reason: .hold) } ?? choose(index, previous: previous)
+        var variant = chosen.variant
+        var failures: [(variant: Int, error: ReelError)] = []
+        while true {
+            do {
+                // A variant the rule went on from when a fallback found nothing may be unloaded.
+                if let problem = load(variant) { throw problem.error }
+                let opened = try open(try spec(variant: variant, segment: index))
+                if known == nil || !failures.isEmpty {
+                    commit(index, variant: variant, reason: failures.isEmpty ? chosen.reason : .fallback, previous: previous,
+                           failures: failures)
+                }
+                return opened
+            } catch let error as ReelError where error.code != .cancelled && !cancellation.isCancelled {
+                failures.append((variant, error))
+                guard let next = fallback(from: variant, previous: previous, segment: index, error: error) else {
+                    ReelLog.abr.info("segment \(index) of '\(master.absoluteString)' failed on every variant left: \(error.description)")
+                    throw error
+                }
+                ReelLog.abr.info("segment \(index) of '\(names[variant])' failed (\(error.description)): taken from '\(names[next])', '\(names[variant])' excluded")
+                variant = next
             }
         }
-        let chosen = decision
-        let spec = try spec(variant: chosen.variant, segment: index)
+    }
+
+    /// The rule's variant for segment `index` (not yet recorded): `previous` when the play
+    /// cannot switch or a switch's playlist cannot be used.
+    private func choose(_ index: Int, previous: Int) -> ABRDecision {
+        guard index > 0 else { return ABRDecision(variant: previous, reason: .start) }
+        let playhead = state.withLock { $0.probe }?()
+        let now = ContinuousClock.now - began
+        let (last, maxAge) = state.withLock { ($0.lastThroughput, $0.policy.parameters.throughputMaxAge) }
+        let moving = playhead?.playing == true
+        let meter = factory.bandwidthMeter
+        let input = ABRInput(
+            segment: index, segmentDuration: .seconds(durations[index]),
+            buffered: moving ? playhead?.position.map { .seconds(starts[index]) - $0 } : nil, stalls: playhead?.stalls ?? 0,
+            estimate: meter?.bitsPerSecond ?? startEstimate,
+            lastThroughput: last.flatMap { now - $0.at <= maxAge ? $0.bitsPerSecond : nil },
+            latency: meter?.latency ?? .zero, sharers: meter?.playing ?? 1, now: now)
+        var decision = state.withLock { $0.policy.decide(input) }
+        ReelLog.abr.trace("segment \(index): estimate \(input.estimate / 1000) kbps, latency \(Int(input.latency.milliseconds)) ms, last segment \(input.lastThroughput.map { "\($0 / 1000) kbps" } ?? "none"), buffered \(input.buffered.map { "\($0.milliseconds) ms" } ?? "not playing"), \(input.sharers) on the link, stalls \(input.stalls): \(decision.reason.rawValue) \(decision.variant)")
+        if decision.variant != previous, let problem = load(decision.variant) {
+            state.withLock { state in
+                state.policy.reject(decision.variant, back: previous, permanently: problem.permanent)
+                if problem.permanent {
+                    state.report.excluded.append(ABRReport.Exclusion(variant: names[decision.variant], segment: index,
+                                                                     reason: problem.reason))
+                }
+            }
+            ReelLog.abr.info("not switching to '\(names[decision.variant])': \(problem.reason)")
+            decision = ABRDecision(variant: previous, reason: .hold)
+        }
+        return decision
+    }
+
+    /// Variant `failed` could not give segment `index`: excluded, and the variant to take the
+    /// segment from instead (its playlist loaded and lined up), or nil when none is left.
+    private func fallback(from failed: Int, previous: Int, segment index: Int, error: ReelError) -> Int? {
+        var excluding = (variant: failed, reason: error.description)
+        while true {
+            let candidate = state.withLock { state in
+                // A variant tried again after nothing was left is listed once.
+                if !state.report.excluded.contains(where: { $0.variant == names[excluding.variant] }) {
+                    state.report.excluded.append(ABRReport.Exclusion(variant: names[excluding.variant], segment: index,
+                                                                     reason: excluding.reason))
+                }
+                return state.policy.fallback(from: excluding.variant, previous: previous)
+            }
+            guard let next = candidate else { return nil }
+            guard let problem = load(next) else { return next }
+            excluding = (next, problem.reason)
+        }
+    }
+
+    /// Records that segment `index` came from `variant` (replacing an earlier record of it), the
+    /// fallbacks on the way, and a switch when `variant` is not `previous`'s; tells the listener.
+    private func commit(_ index: Int, variant: Int, reason: ABRDecision.Reason, previous: Int,
+                        failures: [(variant: Int, error: ReelError)]) {
         let (change, listener) = state.withLock { state -> (ABRReport.Switch?, (@Sendable (ABRReport.Switch) -> Void)?) in
-            state.decisions[index] = chosen.variant
-            state.report.segments.append(segment(index, variant: chosen.variant))
-            guard chosen.variant != previous else { return (nil, nil) }
-            let change = ABRReport.Switch(segment: index, from: names[previous], to: names[chosen.variant], reason: chosen.reason.rawValue)
+            state.decisions[index] = variant
+            state.report.segments.removeAll { $0.index == index }
+            state.report.segments.append(segment(index, variant: variant))
+            state.report.switches.removeAll { $0.segment == index }
+            for failure in failures {
+                state.report.fallbacks.append(ABRReport.Fallback(segment: index, from: names[failure.variant], to: names[variant],
+                                                                 reason: failure.error.description))
+            }
+            guard variant != previous else { return (nil, nil) }
+            let change = ABRReport.Switch(segment: index, from: names[previous], to: names[variant], reason: reason.rawValue)
             state.report.switches.append(change)
             return (change, state.onSwitch)
         }
@@ -148,7 +219,6 @@ public final class ABRController: Sendable {
             ReelLog.abr.debug("segment \(index) of '\(master.absoluteString)': \(change.reason) from '\(change.from)' to '\(change.to)'")
             listener?(change)
         }
-        return spec
     }
 
     /// A segment of the played playlist was opened (a play that does not switch): recorded.
@@ -184,9 +254,18 @@ public final class ABRController: Sendable {
         return playlist.segments[index].dataSpec
     }
 
+    /// What keeps a variant's media playlist from being used: the error (its code the cause's:
+    /// `offline` for a host gone offline, which no failure budget counts), and whether the
+    /// variant can never be switched to.
+    private struct LoadProblem {
+        var error: ReelError
+        var permanent: Bool
+        var reason: String { error.description }
+    }
+
     /// Loads variant `index`'s media playlist when not loaded yet; what is wrong with it, if
-    /// anything (`permanent` when it can never be switched to).
-    private func load(_ index: Int) -> (reason: String, permanent: Bool)? {
+    /// anything.
+    private func load(_ index: Int) -> LoadProblem? {
         if state.withLock({ $0.playlists[index] != nil }) { return nil }
         let url = variantURLs[index]
         let playlist: MediaPlaylist
@@ -194,20 +273,22 @@ public final class ABRController: Sendable {
             let bytes = try factory.fetch(DataSpec(url: url, kind: .playlist), cancellation: cancellation,
                                           limit: limits.maxPlaylistBytes, log: log)
             guard case .media(let media) = try ManifestLoader.parse(Data(bytes), url: url, limits: limits) else {
-                return ("'\(url.absoluteString)' is not a media playlist", true)
+                return LoadProblem(error: ReelError(.malformedPlaylist, "'\(url.absoluteString)' is not a media playlist"), permanent: true)
             }
             let policy = URLPolicy(allowLocalFiles: master.isFileURL)
             for segment in media.segments { try policy.check(segment.resolvedURL, in: url) }
             playlist = media
         } catch let error as ReelError {
+            // A host that cannot be reached is a failed variant, as a playlist that is not there.
             let permanent = error.code.area == .parsing || error.code == .forbiddenURL || error.code == .notFound
-            return (error.description, permanent)
+                || NetworkReachability.meansUnreachable(error)
+            return LoadProblem(error: error, permanent: permanent)
         } catch {
-            return ("\(error)", false)
+            return LoadProblem(error: ReelError(.networkFailed, "loading '\(url.absoluteString)' failed: \(error)"), permanent: false)
         }
         let played = state.withLock { $0.playlists[startVariant] }
         if let played, let problem = AdaptivePlaylist.misalignment(of: playlist, with: played) {
-            return (problem, true)
+            return LoadProblem(error: ReelError(.malformedPlaylist, "'\(url.absoluteString)' does not line up: \(problem)"), permanent: true)
         }
         state.withLock { $0.playlists[index] = playlist }
         return nil

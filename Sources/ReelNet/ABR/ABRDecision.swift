@@ -14,6 +14,9 @@ public struct ABRDecision: Sendable, Hashable {
         case downBuffer = "down-buffer"
         /// Down: the player ran dry since the last segment (at least one step).
         case downStall = "down-stall"
+        /// The chosen variant's segment failed or was not media: the segment came from the
+        /// variant before (or the nearest usable one), and the failed variant is excluded.
+        case fallback
 
         public var isUp: Bool { self == .up }
         public var isDown: Bool { self == .downThroughput || self == .downBuffer || self == .downStall }

@@ -23,7 +23,8 @@ public struct ABRPolicy: Sendable {
     public let parameters: ABRParameters
     /// The variant of the last decision.
     public private(set) var current: Int
-    /// Variants that cannot be switched to (their segments do not line up).
+    /// Variants that cannot be switched to (their segments do not line up, their playlist or a
+    /// segment failed, their host is unreachable).
     public private(set) var excluded: Set<Int> = []
     /// Since when the estimate has afforded a variant above the current one.
     private var upSince: Duration?
@@ -53,6 +54,31 @@ public struct ABRPolicy: Sendable {
         if permanently && index != previous { excluded.insert(index) }
         current = min(max(0, previous), ladder.count - 1)
         upSince = nil
+    }
+
+    /// Variant `index` cannot be played at all (its playlist could not be read or does not line
+    /// up, its host is unreachable): never chosen. The current variant stays as it is.
+    public mutating func exclude(_ index: Int) {
+        guard ladder.indices.contains(index), index != current else { return }
+        excluded.insert(index)
+    }
+
+    /// A segment of variant `failed` could not be played (it failed after its retries, or was not
+    /// media): `failed` is excluded for the rest of the play, and the segment is taken from
+    /// `previous` (the variant of the segment before, which worked) when that is another usable
+    /// variant, else from the usable variant nearest below `failed` in bandwidth, else the
+    /// nearest above. The rule goes on from the variant returned; nil when none is left.
+    public mutating func fallback(from failed: Int, previous: Int) -> Int? {
+        excluded.insert(failed)
+        upSince = nil
+        let usable = ladder.indices.filter { !excluded.contains($0) }
+        let ladder = self.ladder
+        let rate = { (index: Int) in ladder[index].bandwidth }
+        let below = usable.filter { rate($0) <= rate(failed) }.sorted { rate($0) > rate($1) }
+        let above = usable.filter { rate($0) > rate(failed) }.sorted { rate($0) < rate($1) }
+        let choice = usable.contains(previous) ? previous : (below + above).first
+        if let choice { current = choice }
+        return choice
     }
 
     /// The variant for the next segment.

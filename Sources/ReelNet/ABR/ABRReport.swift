@@ -26,7 +26,7 @@ public struct ABRReport: Sendable, Hashable, Codable {
         public var segment: Int
         public var from: String
         public var to: String
-        /// `up`, `down-throughput`, `down-buffer` or `down-stall` (`ABRDecision.Reason`).
+        /// `up`, `down-throughput`, `down-buffer`, `down-stall` or `fallback` (`ABRDecision.Reason`).
         public var reason: String
 
         public init(segment: Int, from: String, to: String, reason: String) {
@@ -39,6 +39,27 @@ public struct ABRReport: Sendable, Hashable, Codable {
         public var isUp: Bool { reason == ABRDecision.Reason.up.rawValue }
     }
 
+    /// A segment taken from another variant than the one chosen for it, because the chosen
+    /// variant's segment failed (after its retries) or was not media: `from` the variant that
+    /// failed (excluded from then on), `to` the one the segment came from, `reason` what went
+    /// wrong. The shape of a switch.
+    public typealias Fallback = Switch
+
+    /// A variant left out for the rest of the play: its playlist could not be read or does not
+    /// line up, its host is unreachable, or one of its segments failed or was not media.
+    public struct Exclusion: Sendable, Hashable, Codable {
+        public var variant: String
+        /// The segment being fetched when it was excluded; nil when it was at the start.
+        public var segment: Int?
+        public var reason: String
+
+        public init(variant: String, segment: Int?, reason: String) {
+            self.variant = variant
+            self.segment = segment
+            self.reason = reason
+        }
+    }
+
     /// The meter's estimate when the report was made, in kilobits per second.
     public var estimateKbps: Int
     /// The estimate the start variant was chosen with, in kilobits per second.
@@ -49,15 +70,21 @@ public struct ABRReport: Sendable, Hashable, Codable {
     public var adaptive: Bool
     public var segments: [Segment]
     public var switches: [Switch]
+    /// Segments taken from another variant because the chosen one's failed or was not media.
+    public var fallbacks: [Fallback]
+    /// Variants left out for the rest of the play, in the order they were.
+    public var excluded: [Exclusion]
 
     public init(estimateKbps: Int, startEstimateKbps: Int, startVariant: String, adaptive: Bool,
-                segments: [Segment] = [], switches: [Switch] = []) {
+                segments: [Segment] = [], switches: [Switch] = [], fallbacks: [Fallback] = [], excluded: [Exclusion] = []) {
         self.estimateKbps = estimateKbps
         self.startEstimateKbps = startEstimateKbps
         self.startVariant = startVariant
         self.adaptive = adaptive
         self.segments = segments
         self.switches = switches
+        self.fallbacks = fallbacks
+        self.excluded = excluded
     }
 
     /// Media seconds of each segment within the first `played` seconds of the stream (segments

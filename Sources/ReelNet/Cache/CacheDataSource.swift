@@ -7,7 +7,8 @@ import ReelManifest
 /// the bytes stream from the upstream source to the reader and, through a `TeeDataSource`, into
 /// the cache at once. A second reader of a key being fetched follows the first one's transfer
 /// instead of starting its own; a partial entry is resumed with a Range request; a live playlist
-/// is refetched while online. Offline (`NetworkReachability`), only complete entries are served.
+/// is refetched while online. Offline (`NetworkReachability`: for every host, or for the one
+/// host that could not be reached), only complete entries are served.
 /// Only http(s) resources are cached; local files go straight to the upstream source.
 /// Blocking, like every `DataSource`: used by one dedicated thread at a time.
 public final class CacheDataSource: DataSource {
@@ -53,7 +54,7 @@ public final class CacheDataSource: DataSource {
         counted = true
         if cancellation.isCancelled { throw ReelError(.cancelled, "cancelled before opening '\(spec.url.absoluteString)'") }
         while true {
-            switch cache.plan(spec, origin: origin, offline: reachability.isOffline) {
+            switch cache.plan(spec, origin: origin, offline: reachability.isOffline(for: spec.url)) {
             case .hit(let entry):
                 guard let bytes = cache.readVerified(entry) else { continue }  // evicted: plan again (a miss)
                 if origin == .playback, entry.origin == .prefetch, !entry.usedByPlayback { cache.markUsedByPlayback(entry) }
@@ -67,7 +68,7 @@ public final class CacheDataSource: DataSource {
             case .offlineMiss:
                 let why = reachability.isForcedOffline ? "offline mode is on" : "the network is unreachable"
                 throw ReelError(.offline, "'\(spec.url.absoluteString)' is not in the cache and \(why)",
-                                cause: reachability.failure)
+                                cause: reachability.failure(for: spec.url))
             case .bypass(let stale):
                 return try openDirect(spec, stale: stale)
             case .follow(let transfer, let ticket):
@@ -81,7 +82,7 @@ public final class CacheDataSource: DataSource {
                     if let cancelHandler { cancellation.removeHandler(cancelHandler) }
                     cancelHandler = nil
                     transfer.leave(ticket: ticket)
-                    reachability.note(error)
+                    reachability.note(error, for: spec.url)
                     if let stale, NetworkReachability.meansUnreachable(error as? ReelError ?? ReelError(.networkFailed, "")),
                        let bytes = cache.readVerified(stale) {
                         wholeHit = true
@@ -168,7 +169,7 @@ public final class CacheDataSource: DataSource {
         do {
             return try source.open(spec)
         } catch {
-            reachability.note(error)
+            reachability.note(error, for: spec.url)
             if let stale, let reelError = error as? ReelError, NetworkReachability.meansUnreachable(reelError),
                let bytes = cache.readVerified(stale) {
                 source.close()

@@ -7,13 +7,14 @@ extension InputResolver {
     /// MPD) the variant chosen, with the same `VariantSelector`, among those whose media playlist
     /// and first segment (with its init section and key) are cached; the media playlist rewritten
     /// to the longest cached run of segments from the start with `ENDLIST`, so playback ends
-    /// cleanly after the last cached segment. The factory's sources must already be offline.
+    /// cleanly after the last cached segment. The factory's sources must already be offline (for
+    /// the input's host at least).
     /// Throws `.offline` naming the input when nothing playable is cached.
     func resolveOffline(_ url: URL, context: CacheContext) throws -> ResolvedInput {
         let cache = context.cache
         func nothingCached(_ detail: String) -> ReelError {
             ReelError(.offline, "cannot play '\(url.absoluteString)' offline: \(detail) (cache '\(cache.directory.path)')",
-                      cause: context.reachability.failure)
+                      cause: context.reachability.failure(for: url))
         }
         let body: [UInt8]
         do {

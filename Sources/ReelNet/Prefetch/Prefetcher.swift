@@ -230,7 +230,7 @@ public actor Prefetcher {
         tracked[id] = entry
         counters.started += 1
         let cancellation = Cancellation()
-        let offline = factory.reachability.isOffline
+        let offline = factory.reachability.isOffline(for: entry.request.videoURL)
         let job = PrefetchJob(url: entry.request.videoURL, amount: entry.amount, factory: jobFactory(offline: offline),
                               constraints: constraints, manifestLimits: manifestLimits, includeAudio: includeAudio,
                               cancellation: cancellation,
@@ -323,8 +323,8 @@ public actor Prefetcher {
     }
 
     /// The factory of one run: its own reachability, so one unreachable host fails only its own
-    /// requests; a job that is offline already (`--offline`, or playback found the network gone)
-    /// shares it and fails fast.
+    /// requests; a job whose host is offline already (`--offline`, or playback found that host
+    /// gone) shares it and fails fast.
     private func jobFactory(offline: Bool) -> CacheDataSourceFactory {
         let reachability = offline ? factory.reachability : NetworkReachability()
         return CacheDataSourceFactory(cache: factory.cache, upstream: factory.upstream, origin: .prefetch, reachability: reachability)

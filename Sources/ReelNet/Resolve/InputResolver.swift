@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ReelCore
 import ReelManifest
 
@@ -27,16 +28,17 @@ public struct InputResolver {
     }
 
     /// Resolves `url`. With a cache behind the factory, offline (`--offline`, or once a request
-    /// could not connect) it plays what the cache holds instead: see `resolveOffline`. When the
-    /// cache holds nothing usable after a connection failure, the connection failure is thrown.
+    /// to `url`'s host could not connect) it plays what the cache holds instead: see
+    /// `resolveOffline`. When the cache holds nothing usable after a connection failure, the
+    /// connection failure is thrown. A variant's host that cannot be reached fails that variant.
     public func resolve(_ url: URL) throws -> ResolvedInput {
         guard let context = factory.cacheContext, !url.isFileURL else { return try resolveOnline(url) }
-        if context.reachability.isOffline { return try resolveOffline(url, context: context) }
+        if context.reachability.isOffline(for: url) { return try resolveOffline(url, context: context) }
         do {
             return try resolveOnline(url)
         } catch let error as ReelError where NetworkReachability.meansUnreachable(error) {
-            context.reachability.note(error)
-            guard context.reachability.isOffline, let offline = try? resolveOffline(url, context: context) else {
+            // Only the input's own host being unreachable sends the play to the cache.
+            guard context.reachability.isOffline(for: url), let offline = try? resolveOffline(url, context: context) else {
                 throw error
             }
             return offline
@@ -73,25 +75,34 @@ public struct InputResolver {
             return try mediaInput(playlist, bytes: body, variant: nil)
         case .master(let master):
             let current = constraints.now(meter: factory.bandwidthMeter)
-            guard let variant = startVariant(of: master.variants, constraints: current) else {
-                throw ReelError(.malformedPlaylist, "master playlist '\(url.absoluteString)' lists no variants")
+            // A variant that cannot be opened (its playlist missing or broken, its host
+            // unreachable) is a failed variant: the start goes to the next choice among the rest.
+            var failures: [(index: Int, error: ReelError)] = []
+            var opened: (variant: Variant, index: Int, bytes: [UInt8], playlist: MediaPlaylist)?
+            while opened == nil {
+                let left = master.variants.indices.filter { index in !failures.contains { $0.index == index } }
+                guard let variant = startVariant(of: left.map { master.variants[$0] }, constraints: current),
+                      let index = left.first(where: { master.variants[$0] == variant }) else {
+                    throw Self.noVariant(of: url, failures: failures.map(\.error))
+                }
+                do {
+                    let (bytes, playlist) = try variantPlaylist(variant, of: url)
+                    opened = (variant, index, bytes, playlist)
+                } catch let error as ReelError where error.code != .cancelled && !cancellation.isCancelled {
+                    ReelLog.abr.info("variant '\(variant.resolvedURL.absoluteString)' of '\(url.absoluteString)' cannot be played: \(error.description)")
+                    failures.append((index, error))
+                }
             }
-            let policy = URLPolicy(allowLocalFiles: url.isFileURL)
-            try policy.check(variant.resolvedURL, in: url)
-            let variantBytes = try factory.fetch(variant.dataSpec, cancellation: cancellation, limit: limits.maxPlaylistBytes, log: log)
-            let child = try ManifestLoader.parse(Data(variantBytes), url: variant.resolvedURL, limits: limits)
-            guard case .media(let playlist) = child else {
-                throw ReelError(.malformedPlaylist,
-                                "variant '\(variant.resolvedURL.absoluteString)' of '\(url.absoluteString)' is not a media playlist (a master listing a master, or itself)")
-            }
+            guard let opened else { throw Self.noVariant(of: url, failures: failures.map(\.error)) }
+            let (variant, start, variantBytes, playlist) = (opened.variant, opened.index, opened.bytes, opened.playlist)
             var resolved = try mediaInput(playlist, bytes: variantBytes, variant: variant.resolvedURL, topLevel: url)
-            let start = master.variants.firstIndex(of: variant) ?? 0
             let controller = ABRController(
                 master: url, ladder: master.variants.map { ABRRung(bandwidth: $0.bandwidth, resolution: $0.resolution) },
                 variantURLs: master.variants.map(\.resolvedURL), names: master.variants.map(\.resolvedURL.absoluteString),
                 start: start, played: playlist, constraints: constraints,
                 startEstimate: factory.bandwidthMeter?.bitsPerSecond ?? constraints.bandwidthBitsPerSecond ?? 0,
-                factory: factory, cancellation: cancellation, log: log, limits: limits)
+                factory: factory, cancellation: cancellation, log: log, limits: limits,
+                excluded: Dictionary(failures.map { ($0.index, $0.error.description) }) { first, _ in first })
             if let text = controller.virtualPlaylist { resolved.content = .playlist(bytes: text, demuxer: "hls") }
             resolved.adaptive = controller
             return resolved
@@ -112,6 +123,28 @@ public struct InputResolver {
                 factory: factory, cancellation: cancellation, log: log, limits: limits)
             return resolved
         }
+    }
+
+    /// The media playlist of `variant` of `master`, checked: an allowed URL, a media playlist.
+    private func variantPlaylist(_ variant: Variant, of master: URL) throws -> (bytes: [UInt8], playlist: MediaPlaylist) {
+        try URLPolicy(allowLocalFiles: master.isFileURL).check(variant.resolvedURL, in: master)
+        let bytes = try factory.fetch(variant.dataSpec, cancellation: cancellation, limit: limits.maxPlaylistBytes, log: log)
+        guard case .media(let playlist) = try ManifestLoader.parse(Data(bytes), url: variant.resolvedURL, limits: limits) else {
+            throw ReelError(.malformedPlaylist,
+                            "variant '\(variant.resolvedURL.absoluteString)' of '\(master.absoluteString)' is not a media playlist (a master listing a master, or itself)")
+        }
+        return (bytes, playlist)
+    }
+
+    /// No variant of the master at `url` could be opened: the first choice's failure (its code),
+    /// naming how many others failed too; a master without variants is malformed.
+    private static func noVariant(of url: URL, failures: [ReelError]) -> ReelError {
+        guard let first = failures.first else {
+            return ReelError(.malformedPlaylist, "master playlist '\(url.absoluteString)' lists no variants")
+        }
+        guard failures.count > 1 else { return first }
+        return ReelError(first.code, "\(first.message); none of the other \(failures.count - 1) variants of '\(url.absoluteString)' could be opened either",
+                         cause: first.cause)
     }
 
     /// FFmpeg's DASH demuxer would open every representation; Reel hands it the one chosen,
