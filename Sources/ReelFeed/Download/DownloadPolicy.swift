@@ -1,0 +1,114 @@
+import ReelCore
+
+/// Whatever decides what the link fetches next: given the videos that could use it (the playing
+/// one and those the user may reach), their buffers, sizes and retention, and the bandwidth and
+/// latency estimates, it asks for one segment of one video at one variant, or to look again at a
+/// time. The short-video benchmark, the feed simulation and the engine's download scheduler all
+/// call a policy through this one interface. Pure: state in, a decision out; it may keep what it
+/// learns (a throughput history, a user's swipes) between calls.
+public protocol DownloadPolicy: Sendable {
+    /// Its name in reports and on the command line.
+    var name: String { get }
+    /// The next request, or when to look again.
+    mutating func decide(_ state: LinkState) -> DownloadDecision
+    /// A request it asked for arrived: `bytes` in `seconds` (latency included).
+    mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double)
+}
+
+extension DownloadPolicy {
+    public mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {}
+}
+
+/// One segment of one video at one variant.
+public struct SegmentRequest: Sendable, Hashable, CustomStringConvertible {
+    /// The video's id in the state (a card id, or a position in a queue).
+    public var video: String
+    public var segment: Int
+    /// Index into the video's variants, lowest bitrate first.
+    public var variant: Int
+
+    public init(video: String, segment: Int, variant: Int) {
+        self.video = video
+        self.segment = segment
+        self.variant = variant
+    }
+
+    public var description: String { "\(video)#\(segment)@\(variant)" }
+}
+
+/// What a download policy answers.
+public enum DownloadDecision: Sendable, Hashable {
+    case fetch(SegmentRequest)
+    /// Nothing worth fetching now: ask again at this time (seconds on the state's clock), or
+    /// sooner if something changes.
+    case wait(until: Double)
+}
+
+/// The link and the videos that could use it, as a download policy sees them.
+public struct LinkState: Sendable {
+    /// Seconds on the session's clock.
+    public var now: Double
+    /// Estimated throughput, bits per second; nil before any measurement.
+    public var bandwidthBitsPerSecond: Double?
+    /// Estimated time from a request to its first byte, seconds.
+    public var latency: Double
+    /// The playing video first, then the others in the order the user would reach them.
+    public var videos: [VideoState]
+
+    public init(now: Double, bandwidthBitsPerSecond: Double?, latency: Double, videos: [VideoState]) {
+        self.now = now
+        self.bandwidthBitsPerSecond = bandwidthBitsPerSecond
+        self.latency = latency
+        self.videos = videos
+    }
+}
+
+/// One video as a download policy sees it: where it stands for the user, what is downloaded and
+/// played of it, what its segments cost at each variant, and how long people watch it.
+public struct VideoState: Sendable {
+    public var id: String
+    /// Steps from the playing video in the order the user reaches them (0: playing or on screen).
+    public var distance: Int
+    public var isPlaying: Bool
+    /// Media seconds played.
+    public var playhead: Double
+    /// Segments downloaded, from the first, in order.
+    public var downloaded: Int
+    /// The variant of each downloaded segment.
+    public var downloadedVariants: [Int]
+    /// Each segment's media seconds.
+    public var segmentDurations: [Double]
+    /// Each variant's bitrate (bits per second), lowest first.
+    public var bitrates: [Int]
+    /// Bytes of each segment at each variant: `sizes[variant][segment]`.
+    public var sizes: [[Int]]
+    /// The share of viewers still watching at each whole second of the video (1 at 0); nil when
+    /// unknown.
+    public var retention: [Double]?
+    /// The chance the user reaches this video at all (1 for the playing one); nil when unknown.
+    public var reachProbability: Double?
+
+    public init(id: String, distance: Int, isPlaying: Bool, playhead: Double, downloaded: Int, downloadedVariants: [Int],
+                segmentDurations: [Double], bitrates: [Int], sizes: [[Int]], retention: [Double]? = nil,
+                reachProbability: Double? = nil) {
+        self.id = id
+        self.distance = distance
+        self.isPlaying = isPlaying
+        self.playhead = playhead
+        self.downloaded = downloaded
+        self.downloadedVariants = downloadedVariants
+        self.segmentDurations = segmentDurations
+        self.bitrates = bitrates
+        self.sizes = sizes
+        self.retention = retention
+        self.reachProbability = reachProbability
+    }
+
+    /// Media seconds downloaded ahead of the playhead.
+    public var buffered: Double {
+        max(0, segmentDurations.prefix(downloaded).reduce(0, +) - playhead)
+    }
+
+    /// Whether every segment is downloaded.
+    public var isComplete: Bool { downloaded >= segmentDurations.count }
+}
