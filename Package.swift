@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "ReelServer", targets: ["ReelServer"]),
         .library(name: "ReelEngine", targets: ["ReelEngine"]),
         .library(name: "ReelReport", targets: ["ReelReport"]),
+        .library(name: "ReelSim", targets: ["ReelSim"]),
         .library(name: "ReelHarness", targets: ["ReelHarness"]),
         .library(name: "ReelLaunch", targets: ["ReelLaunch"]),
     ],
@@ -128,6 +129,16 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // Sessions in virtual time: the feed's coordinator with models of the link, the players,
+        // the cache and prefetch in place of the real ones; and the short-video benchmark.
+        .target(
+            name: "ReelSim",
+            dependencies: [
+                "ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelServer",
+                .product(name: "Collections", package: "swift-collections"),
+            ],
+            swiftSettings: strictSwift
+        ),
         // Launch splashes and the loading animation: the launch policy, its state, and Lottie
         // assets checked and drawn with rlottie.
         .target(
@@ -146,6 +157,7 @@ let package = Package(
             name: "ReelHarness",
             dependencies: [
                 "ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelReport", "ReelServer",
+                "ReelSim",
                 .product(name: "Collections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
@@ -154,7 +166,7 @@ let package = Package(
             name: "reel",
             dependencies: [
                 "ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelServer", "ReelEngine", "ReelReport",
-                "ReelHarness", "ReelLaunch",
+                "ReelSim", "ReelHarness", "ReelLaunch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
@@ -173,6 +185,8 @@ let package = Package(
             dependencies: ["ReelReport", "ReelEngine", "ReelFeed", "ReelCore", "ReelHarness", "ReelServer", "ReelTestSupport",
                            .product(name: "Collections", package: "swift-collections")],
             swiftSettings: strictSwift),
+        .testTarget(name: "ReelSimTests", dependencies: ["ReelSim", "ReelFeed", "ReelEngine", "ReelCore", "ReelServer", "ReelTestSupport"],
+                    swiftSettings: strictSwift),
         .testTarget(name: "ReelHarnessTests", dependencies: ["ReelHarness", "ReelFeed", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelNetTests", dependencies: ["ReelNet", "ReelManifest", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelManifest", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),

@@ -13,6 +13,7 @@ import ReelServer
 public enum FeedRun {
     /// Runs `request` with `config`; `title` names the run in reports.
     public static func run(_ request: FeedRunRequest, config: ReelConfig, title: String) async throws -> FeedRunResult {
+        if request.engine == .simulate { return try await FeedSimRun.run(request, config: config, title: title) }
         switch request.origin {
         case .serve(let folder, let profile, let faults):
             return try await withServer(CDNServerConfiguration(root: folder, profile: profile, faults: faults)) { server in

@@ -11,6 +11,8 @@ public struct FeedRunRequest: Sendable {
     public var screen: Size?
     /// Seconds of launch animation before the feed shows (the trace starts after them).
     public var launchSeconds: Double
+    /// The real engine in real time, or the simulation in virtual time.
+    public var engine: FeedRunEngine = .real
 
     public init(catalog: FeedCatalog, trace: ScrollTrace, origin: FeedOrigin, screen: Size? = nil, launchSeconds: Double = 0) {
         self.catalog = catalog
@@ -19,4 +21,13 @@ public struct FeedRunRequest: Sendable {
         self.screen = screen
         self.launchSeconds = launchSeconds
     }
+}
+
+/// What runs a feed session.
+public enum FeedRunEngine: String, Sendable, Hashable, CaseIterable {
+    /// The real engine (players, cache, prefetch) against the CDN simulator, in real time.
+    case real
+    /// The coordinator with models of the link, players, cache and prefetch, in virtual time
+    /// (`FeedSimulation`; docs/simulation.md).
+    case simulate
 }

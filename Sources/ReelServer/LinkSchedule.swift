@@ -3,7 +3,7 @@
 /// from the profile's start to each step's start (a running sum), so "when has the link carried
 /// N more bytes" is a binary search, and a looping trace's whole laps are one division. Times
 /// are nanoseconds since the profile took effect; every conversion saturates instead of trapping.
-struct LinkSchedule: Sendable {
+package struct LinkSchedule: Sendable {
     private enum Shape: Sendable {
         case unlimited
         case fixed(bytesPerSecond: Double)
@@ -15,7 +15,7 @@ struct LinkSchedule: Sendable {
 
     private let shape: Shape
 
-    init(_ profile: NetworkProfile) {
+    package init(_ profile: NetworkProfile) {
         guard let trace = profile.trace else {
             shape = profile.bandwidthKbps.map { .fixed(bytesPerSecond: Double($0) * 1000 / 8) } ?? .unlimited
             return
@@ -32,13 +32,13 @@ struct LinkSchedule: Sendable {
     }
 
     /// True when the link has no limit.
-    var isUnlimited: Bool {
+    package var isUnlimited: Bool {
         if case .unlimited = shape { return true }
         return false
     }
 
     /// When a link idle at `start` has carried `byteCount` more bytes (nil: never, or no limit).
-    func finish(_ byteCount: Int, from start: UInt64) -> UInt64? {
+    package func finish(_ byteCount: Int, from start: UInt64) -> UInt64? {
         let count = Double(max(0, byteCount))
         switch shape {
         case .unlimited:
@@ -49,6 +49,19 @@ struct LinkSchedule: Sendable {
             guard count > 0 else { return start }
             let target = Self.carried(at: start, starts, rates, carried, loops) + count
             return Self.time(whenCarried: target, starts, rates, carried, loops).map { max($0, start) }
+        }
+    }
+
+    /// Bytes the link carries between two times (nil: no limit).
+    package func carried(between start: UInt64, and end: UInt64) -> Double? {
+        guard end > start else { return 0 }
+        switch shape {
+        case .unlimited:
+            return nil
+        case .fixed(let rate):
+            return Self.bytes(rate, over: end - start)
+        case .trace(let starts, let rates, let carried, let loops):
+            return Self.carried(at: end, starts, rates, carried, loops) - Self.carried(at: start, starts, rates, carried, loops)
         }
     }
 

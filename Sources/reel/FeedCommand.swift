@@ -13,7 +13,7 @@ struct FeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
         abstract: "Build the feed, replay a scroll trace through visibility or the whole engine, check or report a session's events.",
-        subcommands: [Build.self, Visibility.self, Run.self, Sweep.self, CheckEvents.self, Report.self]
+        subcommands: [Build.self, Visibility.self, Run.self, Simulate.self, Sweep.self, CheckEvents.self, Report.self]
     )
 
     /// Options shared by the feed subcommands.
@@ -159,24 +159,8 @@ struct FeedCommand: AsyncParsableCommand {
 }
 
 extension FeedCommand {
-    /// `reel feed run`: a scroll trace through the whole engine in real time, measured.
-    struct Run: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Run a scroll trace in real time through the whole engine and measure it.",
-            discussion: """
-                Serves a folder (default: Samples) with the CDN simulator on 127.0.0.1, or uses a \
-                server at --base-url, and runs the trace against it: pages, layout and visibility, \
-                prefetch, thumbnails through a fresh disk cache (a temporary folder, deleted \
-                afterwards), players mounted while their cards are, the play arbiter. Prints the \
-                summary (--json: one object); --events writes every event as JSON lines, --report \
-                the HTML report. --compare key=value runs the trace a second time with that \
-                configuration override (prefetch=off is short for prefetch.enabled=false) and \
-                prints both side by side with ratios; the second run's events go to <events>-b.jsonl \
-                and the report shows both. When serving a folder, merch images come from its \
-                images/merch/m{n}.jpg unless widgets.merch.imageURLTemplate is set. See \
-                docs/feed-session.md.
-                """)
-
+    /// What `feed run` and `feed simulate` share: the trace, the network, the files to write.
+    struct SessionOptions: ParsableArguments {
         @OptionGroup var options: ConfigOptions
         @OptionGroup var feed: FeedOptions
 
@@ -203,9 +187,6 @@ extension FeedCommand {
         @Option(help: ArgumentHelp("Serve this folder with the CDN simulator (default: Samples).", valueName: "dir"))
         var serve: String?
 
-        @Option(name: .customLong("base-url"), help: ArgumentHelp("Use the server at this base URL instead of serving a folder.", valueName: "url"))
-        var baseURL: String?
-
         @Option(help: ArgumentHelp("Write every event as JSON lines (with --compare, the second run's to <file>-b.jsonl).", valueName: "file.jsonl"))
         var events: String?
 
@@ -226,22 +207,12 @@ extension FeedCommand {
             valueName: "file.json"))
         var traceEvents: String?
 
-        @OptionGroup(title: "Faults the simulator injects") var faults: FaultOptions
-
-        @OptionGroup var logging: LoggingOptions
-
-        func run() async throws {
-            logging.bootstrap()
-            try await CLIOutput.run("feed run") { try await execute() }
-        }
-
         /// Bad options are one line and exit 2, like every other bad input of the run.
-        private func check() throws {
+        func check() throws {
             if let pattern, TracePattern(rawValue: pattern) == nil {
                 throw ReelError(.invalidInput, "unknown pattern '\(pattern)'; use \(TracePattern.names)")
             }
             if trace != nil && pattern != nil { throw ReelError(.invalidInput, "give --trace or --pattern, not both") }
-            if serve != nil && baseURL != nil { throw ReelError(.invalidInput, "give --serve or --base-url, not both") }
             if let seconds, !(seconds > 0 && seconds <= 86_400) { throw ReelError(.invalidInput, "--seconds must be in (0, 86400]; got \(seconds)") }
             if let launch, !(launch >= 0 && launch <= 60) { throw ReelError(.invalidInput, "--launch must be in [0, 60] seconds; got \(launch)") }
             if let screen = feed.screen, Size(parsing: screen) == nil {
@@ -249,14 +220,9 @@ extension FeedCommand {
             }
         }
 
-        private func execute() async throws {
-            try check()
-            let network = try NetworkProfile.parse(profile, allowOffline: false)
-            if baseURL != nil && !faults.injection.isEmpty {
-                throw ReelError(.invalidInput, "--fail-rate, --stall-rate and --reset-rate need the simulator; not with --base-url")
-            }
-            let origin = try baseURL.map(FeedOrigin.remote(parsing:))
-                ?? FeedOrigin.serve(path: serve ?? "Samples", profile: network, faults: faults.injection)
+        /// Runs the session (twice with --compare) on `engine` from `origin` and prints or writes
+        /// what was asked.
+        func execute(origin: FeedOrigin, engine: FeedRunEngine) async throws {
             let resolution = try origin.configuration(options.sources)
             for warning in resolution.warnings { ConfigOptions.warn(warning) }
             let config = resolution.config
@@ -273,8 +239,9 @@ extension FeedCommand {
                 let whole = try ScrollTrace.load(path: "Samples/\(ScrollTrace.defaultFile)")
                 scroll = whole.cut(after: seconds ?? ScrollTrace.defaultSeconds)
             }
-            let request = FeedRunRequest(catalog: catalog, trace: scroll, origin: origin, screen: feed.size(config),
+            var request = FeedRunRequest(catalog: catalog, trace: scroll, origin: origin, screen: feed.size(config),
                                          launchSeconds: launch ?? 0)
+            request.engine = engine
             let runs: [FeedRunResult]
             var comparison: FeedComparison?
             if let second, let compare {
@@ -296,6 +263,84 @@ extension FeedCommand {
             print(FeedRunText.header(request, runs: runs))
             print(SessionSummary.table(runs.map { ($0.title, $0.summary) }))
             for path in written { print("wrote \(path)") }
+        }
+    }
+
+    /// `reel feed run`: a scroll trace through the whole engine in real time, measured.
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a scroll trace in real time through the whole engine and measure it.",
+            discussion: """
+                Serves a folder (default: Samples) with the CDN simulator on 127.0.0.1, or uses a \
+                server at --base-url, and runs the trace against it: pages, layout and visibility, \
+                prefetch, thumbnails through a fresh disk cache (a temporary folder, deleted \
+                afterwards), players mounted while their cards are, the play arbiter. Prints the \
+                summary (--json: one object); --events writes every event as JSON lines, --report \
+                the HTML report. --compare key=value runs the trace a second time with that \
+                configuration override (prefetch=off is short for prefetch.enabled=false) and \
+                prints both side by side with ratios; the second run's events go to <events>-b.jsonl \
+                and the report shows both. When serving a folder, merch images come from its \
+                images/merch/m{n}.jpg unless widgets.merch.imageURLTemplate is set. See \
+                docs/feed-session.md.
+                """)
+
+        @OptionGroup var session: SessionOptions
+
+        @Option(name: .customLong("base-url"), help: ArgumentHelp("Use the server at this base URL instead of serving a folder.", valueName: "url"))
+        var baseURL: String?
+
+        @OptionGroup(title: "Faults the simulator injects") var faults: FaultOptions
+
+        @OptionGroup var logging: LoggingOptions
+
+        func run() async throws {
+            logging.bootstrap()
+            try await CLIOutput.run("feed run") { try await execute() }
+        }
+
+        private func execute() async throws {
+            try session.check()
+            if session.serve != nil && baseURL != nil { throw ReelError(.invalidInput, "give --serve or --base-url, not both") }
+            let network = try NetworkProfile.parse(session.profile, allowOffline: false)
+            if baseURL != nil && !faults.injection.isEmpty {
+                throw ReelError(.invalidInput, "--fail-rate, --stall-rate and --reset-rate need the simulator; not with --base-url")
+            }
+            let origin = try baseURL.map(FeedOrigin.remote(parsing:))
+                ?? FeedOrigin.serve(path: session.serve ?? "Samples", profile: network, faults: faults.injection)
+            try await session.execute(origin: origin, engine: .real)
+        }
+    }
+
+    /// `reel feed simulate`: the same session in virtual time, with models in place of the
+    /// network, the players and the cache.
+    struct Simulate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a scroll trace through the feed's decisions in virtual time, with models of the link, players and cache.",
+            discussion: """
+                The same session as `reel feed run` (the same coordinator and policies, the same \
+                events, summary and report, marked simulated), with models in place of the real \
+                performers: the network profile or bandwidth trace as a link all transfers share, \
+                players as buffers of media filled by segment arrivals and drained at 1x, the disk \
+                cache, and prefetch under its real policy. The media is the served folder's \
+                (default: Samples), read from disk. It takes milliseconds instead of the trace's \
+                seconds. The models and how far their figures are from the real engine's: \
+                docs/simulation.md.
+                """)
+
+        @OptionGroup var session: SessionOptions
+
+        @OptionGroup var logging: LoggingOptions
+
+        func run() async throws {
+            logging.bootstrap()
+            try await CLIOutput.run("feed simulate") { try await execute() }
+        }
+
+        private func execute() async throws {
+            try session.check()
+            let network = try NetworkProfile.parse(session.profile, allowOffline: false)
+            let origin = try FeedOrigin.serve(path: session.serve ?? "Samples", profile: network)
+            try await session.execute(origin: origin, engine: .simulate)
         }
     }
 }

@@ -19,10 +19,11 @@ struct ArchitectureTests {
         "ReelEngine": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelLaunch"],
         "ReelReport": ["ReelCore", "ReelFeed", "ReelMedia", "ReelEngine"],
         "ReelServer": ["ReelCore", "NIOCore", "NIOPosix", "NIOHTTP1"],
+        "ReelSim": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelServer"],
         "ReelHarness": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelReport", "ReelServer",
-                        "ReelLaunch"],
+                        "ReelSim", "ReelLaunch"],
         "reel": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelReport", "ReelServer",
-                 "ReelHarness", "ReelLaunch"],
+                 "ReelSim", "ReelHarness", "ReelLaunch"],
     ]
 
     /// Modules whose import is restricted to the layers `allowed` names.

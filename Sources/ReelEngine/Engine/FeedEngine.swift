@@ -349,17 +349,8 @@ public actor FeedEngine {
     }
 
     private func recordFact(_ fact: FeedFact) {
-        switch fact {
-        case .visibility(let card, let from, let to): record(.visibility(card: CardID(card), from: from, to: to))
-        case .mount(let card): record(.mount(card: CardID(card)))
-        case .unmount(let card): record(.unmount(card: CardID(card)))
-        case .playStart(let card, let widget, let type, let userIntent, let stage):
-            record(.playStart(card: CardID(card), widget: WidgetID(widget), widgetType: type, userIntent: userIntent, stage: stage))
-        case .playStop(let card, let reason): record(.playStop(card: CardID(card), reason: reason))
-        case .preload(let card, let stage): record(.preload(card: CardID(card), stage: stage))
-        case .error(let card, let message): record(.error(card: card.map { CardID($0) }, message: message))
-        case .warning(let warning): recorder.warn(warning)
-        }
+        if case .warning(let warning) = fact { return recorder.warn(warning) }
+        if let kind = SessionEvent.Kind(fact) { record(kind) }
     }
 
     private func record(_ kind: SessionEvent.Kind) {
@@ -404,7 +395,7 @@ public actor FeedEngine {
 
     private func currentOutcome(ledger: FeedPrefetch.Ledger) async -> SessionOutcome {
         let coordinator = self.coordinator
-        return recorder.outcome(ledger: ledger, decoders: await performers.decoders(), bandwidth: performers.bandwidthMeter,
+        return recorder.outcome(ledger: ledger, decoders: await performers.decoders(), bandwidth: performers.bandwidthMeter?.snapshot,
                                 unread: { coordinator.unreadReason(card: $0) })
     }
 }

@@ -6,40 +6,42 @@ import ReelNet
 /// What a feed session keeps for its events and summary: every event in time order, the reads,
 /// the players (whether each played, its report once stopped), warnings, memory and threads.
 /// The engine records into it; the summary folds it.
-struct SessionRecorder: Sendable {
-    private(set) var events: [SessionEvent] = []
-    private(set) var warnings: [String] = []
+package struct SessionRecorder: Sendable {
+    package private(set) var events: [SessionEvent] = []
+    package private(set) var warnings: [String] = []
     private var lastEventTime = 0.0
     private var fetches: [SessionFetch] = []
     /// Players by number: their card, whether they were told to play, their report once stopped.
     private var players: [PlayerID: (card: String, played: Bool, report: PlayerReport?)] = [:]
     private var peakRSSMB = 0.0
     private var peakThreads = 0
-    var playerThreadsLeft = 0
+    package var playerThreadsLeft = 0
+
+    package init() {}
 
     /// Records an event at `time` (never before the last one); returns it.
     @discardableResult
-    mutating func record(_ kind: SessionEvent.Kind, at time: Double) -> SessionEvent {
+    package mutating func record(_ kind: SessionEvent.Kind, at time: Double) -> SessionEvent {
         lastEventTime = max(lastEventTime, time)
         let event = SessionEvent(time: lastEventTime, kind: kind)
         events.append(event)
         return event
     }
 
-    mutating func warn(_ warning: String) { warnings.append(warning) }
+    package mutating func warn(_ warning: String) { warnings.append(warning) }
 
-    mutating func fetched(_ fetch: SessionFetch) { fetches.append(fetch) }
+    package mutating func fetched(_ fetch: SessionFetch) { fetches.append(fetch) }
 
-    mutating func mounted(_ player: PlayerID, card: String) { players[player] = (card, false, nil) }
+    package mutating func mounted(_ player: PlayerID, card: String) { players[player] = (card, false, nil) }
 
-    mutating func played(_ player: PlayerID) { players[player]?.played = true }
+    package mutating func played(_ player: PlayerID) { players[player]?.played = true }
 
-    mutating func stopped(_ player: PlayerID, report: PlayerReport) { players[player]?.report = report }
+    package mutating func stopped(_ player: PlayerID, report: PlayerReport) { players[player]?.report = report }
 
-    func card(of player: PlayerID) -> String? { players[player]?.card }
+    package func card(of player: PlayerID) -> String? { players[player]?.card }
 
     /// Samples the process's memory and threads.
-    mutating func sample() {
+    package mutating func sample() {
         if let megabytes = ResidentMemory.megabytes() { peakRSSMB = max(peakRSSMB, megabytes) }
         if let threads = ProcessThreads.count() { peakThreads = max(peakThreads, threads) }
     }
@@ -48,8 +50,8 @@ struct SessionRecorder: Sendable {
     /// players' reports (frames), the reads (bytes played, cache hits), the prefetch ledger (with
     /// its waste by why, from `unread`), the decoder pool and the samples. The CDN's bill is for
     /// whoever ran the CDN to add.
-    func outcome(ledger: FeedPrefetch.Ledger, decoders: SessionSummary.Decoders, bandwidth: BandwidthMeter?,
-                 unread: (String) -> FeedCoordinator.UnreadReason) -> SessionOutcome {
+    package func outcome(ledger: FeedPrefetch.Ledger, decoders: SessionSummary.Decoders, bandwidth: BandwidthEstimate?,
+                         unread: (String) -> FeedCoordinator.UnreadReason) -> SessionOutcome {
         var summary = SessionSummary(events: events)
         let numbers = players.keys.sorted()
         let reports = numbers.compactMap { players[$0]?.report }
@@ -78,7 +80,7 @@ struct SessionRecorder: Sendable {
         threads.peak = peakThreads
         threads.playersLeft = playerThreadsLeft
         summary.threads = threads
-        summary.bandwidth = bandwidth.map { SessionSummary.Bandwidth($0.snapshot) }
+        summary.bandwidth = bandwidth.map { SessionSummary.Bandwidth($0) }
         summary.abr = SessionSummary.ABR(played: numbers.compactMap { players[$0]?.played == true ? players[$0]?.report : nil })
         summary.cdn.requests = networkRequests
         summary.cdn.bytes = networkBytes
@@ -88,7 +90,7 @@ struct SessionRecorder: Sendable {
 
     /// The prefetch waste by why nobody read it: evicted first; then by the card that fetched it.
     /// Unread bytes no card claims (a request without a card) end with the session.
-    static func waste(_ ledger: FeedPrefetch.Ledger, unread: (String) -> FeedCoordinator.UnreadReason) -> SessionSummary.Waste {
+    package static func waste(_ ledger: FeedPrefetch.Ledger, unread: (String) -> FeedCoordinator.UnreadReason) -> SessionSummary.Waste {
         var waste = SessionSummary.Waste()
         waste.evicted = ledger.evictedUnreadBytes
         for (card, bytes) in ledger.unreadBytesByCard.sorted(by: { $0.key < $1.key }) {

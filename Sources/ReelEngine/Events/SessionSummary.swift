@@ -159,8 +159,11 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     public var prefetch = Prefetch()
     public var decoders = Decoders()
     public var peakRSSMB = 0.0
-    /// Threads; nil in summaries written before they were counted.
+    /// Threads; nil in summaries written before they were counted (and in simulated ones).
     public var threads: Threads?
+    /// True when the session was simulated in virtual time (`reel feed simulate`) instead of
+    /// run by the real engine; nil in summaries written before simulations existed.
+    public var simulated: Bool?
     /// Errors met (error events).
     public var errors = 0
     /// Catalog entries left out of the run, each named in a warning: those the catalog's parser
