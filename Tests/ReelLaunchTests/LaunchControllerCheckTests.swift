@@ -30,22 +30,29 @@ struct LaunchControllerCheckTests {
         return folder
     }
 
-    @Test func aProcessThatDiesCheckingAnAssetLeavesItRefused() async throws {
+    /// A first process on a fresh state that launched, downloaded the asset and is caught in its
+    /// check; `body` gets the server, the state folder, the configuration's URL and that process.
+    func withAProcessInItsCheck(_ body: (CDNServer, URL, URL, ControllerDriver) async throws -> Void) async throws {
         let served = try Self.servedFolder()
         let scratch = try makeScratchFolder("reel-launch-check")
         defer {
             try? FileManager.default.removeItem(at: served)
             try? FileManager.default.removeItem(at: scratch)
         }
-        let state = scratch.appendingPathComponent("state")
         try await withSampleServer(root: served) { server in
             let configuration = server.url(for: "/splash-config.json")
-            // The first process downloads the asset and is caught in its check.
             let stalling = StallingChecker()
-            let dying = await ControllerDriver.open(state: state, configuration: configuration, checker: stalling)
-            _ = await dying.controller.handle(LaunchEvent(time: date("2026-11-24T08:00:00Z"), kind: .launch))
+            let state = scratch.appendingPathComponent("state")
+            let first = await ControllerDriver.open(state: state, configuration: configuration, checker: stalling)
+            _ = await first.controller.handle(LaunchEvent(time: date("2026-11-24T08:00:00Z"), kind: .launch))
             #expect(await stalling.started.wait { !$0.isEmpty }, "the check never started")
+            try await body(server, state, configuration, first)
+            await first.controller.close()
+        }
+    }
 
+    @Test func aProcessThatDiesCheckingAnAssetLeavesItRefused() async throws {
+        try await withAProcessInItsCheck { server, state, configuration, _ in
             // The next process (the first one never ends its check) finds the asset refused.
             let next = await ControllerDriver.open(state: state, configuration: configuration, start: "2026-11-24T09:00:00Z")
             let url = server.url(for: "/snowfall.json").absoluteString
@@ -56,24 +63,11 @@ struct LaunchControllerCheckTests {
             #expect(launch.detail.contains("its check never finished"), "\(launch.detail)")
             #expect(server.bill().paths["/snowfall.json"]?.requests == 1, "downloaded once, by the process that died")
             await next.controller.close()
-            await dying.controller.close()
         }
     }
 
     @Test func aCheckCutShortByCloseSaysNothingAboutTheAsset() async throws {
-        let served = try Self.servedFolder()
-        let scratch = try makeScratchFolder("reel-launch-check")
-        defer {
-            try? FileManager.default.removeItem(at: served)
-            try? FileManager.default.removeItem(at: scratch)
-        }
-        let state = scratch.appendingPathComponent("state")
-        try await withSampleServer(root: served) { server in
-            let configuration = server.url(for: "/splash-config.json")
-            let stalling = StallingChecker()
-            let first = await ControllerDriver.open(state: state, configuration: configuration, checker: stalling)
-            _ = await first.controller.handle(LaunchEvent(time: date("2026-11-24T08:00:00Z"), kind: .launch))
-            #expect(await stalling.started.wait { !$0.isEmpty })
+        try await withAProcessInItsCheck { server, state, configuration, first in
             await first.controller.close()
             // Closed in the check: the next process downloads and checks it again.
             let next = await ControllerDriver.open(state: state, configuration: configuration, start: "2026-11-24T09:00:00Z")
