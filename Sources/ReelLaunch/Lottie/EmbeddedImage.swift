@@ -9,7 +9,8 @@ struct EmbeddedImage: Hashable {
     var width: Int
     var height: Int
 
-    var pixels: Int { width * height }
+    /// A PNG may claim 2^32 - 1 pixels a side: the product is a `Double`, never an overflow.
+    var pixels: Double { Double(width) * Double(height) }
 
     /// The image a `data:...;base64,...` URI holds, or why it cannot be measured.
     static func measure(dataURI: String) -> Result<EmbeddedImage, Problem> {

@@ -37,7 +37,7 @@ struct LottieStructure {
         }
         var visiting: Set<String> = []
         cost += total(Self.root, depth: 0, visiting: &visiting)
-        cost.imagePixels = images.values.reduce(0) { $0 + Double($1.pixels) }
+        cost.imagePixels = images.values.reduce(0) { $0 + $1.pixels }
         problems = tally.problems
     }
 
@@ -97,7 +97,7 @@ struct LottieStructure {
                 cost.paintedCanvases += paintedCanvases(area)
             case 2:
                 let image = fields["refId"].flatMap(Self.identifier).flatMap { images[$0] }
-                cost.paintedCanvases += paintedCanvases(image.map { Double($0.pixels) } ?? .infinity)
+                cost.paintedCanvases += paintedCanvases(image?.pixels ?? .infinity)
             case 4:
                 cost.shapes += shapes(fields["shapes"]?.array ?? [], copies: 1)
             default:
