@@ -258,7 +258,8 @@ public actor LaunchController {
         case .success(.tooLarge(let length)):
             let problem = "\(length.map { "\($0) bytes" } ?? "it is"), more than launch.splash.maxBytes (\(limits.maxBytes))"
             logger.warning("\(name) is not valid: \(problem); skipped")
-            stored = StoredAsset(url: url, file: nil, bytes: Int(length ?? 0), checksum: 0, status: .invalid(problem))
+            // The server's length is outside input: kept within what a stored row may say.
+            stored = StoredAsset(url: url, file: nil, bytes: Int(min(max(length ?? 0, 0), 1 << 40)), checksum: 0, status: .invalid(problem))
         case .success(.bytes(let bytes)):
             if let store {
                 do {
@@ -292,7 +293,7 @@ public actor LaunchController {
     private func keep(_ bytes: [UInt8], from url: String, report: SplashAssetReport, name: String) async -> StoredAsset {
         let checksum = XXHash64.hash(bytes)
         guard report.isValid else {
-            let problems = report.problems.joined(separator: "; ")
+            let problems = LaunchText.escaped(report.problems.joined(separator: "; "))
             logger.warning("\(name) is not valid: \(problems); skipped")
             return StoredAsset(url: url, file: nil, bytes: bytes.count, checksum: checksum, status: .invalid(problems))
         }
