@@ -95,6 +95,7 @@ struct LottieBoundsTests {
         ("a PNG claiming 2^32 - 1 pixels a side", document([layer(["ty": .int(2), "refId": .string("img")])],
             assets: [image("img", ["p": .string(pngHeader(width: .max, height: .max)), "e": .int(1)])]),
          "embedded images decode to 1.84e+19 pixels"),
+        ("10^9 frames", document([shapeLayer([group([rectangle(), fill])])], op: 1_000_000_000), "is 10^9 frames or more after in point 0"),
         ("an embedded GIF", document([layer(["ty": .int(2), "refId": .string("img")])],
             assets: [image("img", ["p": .string("data:image/gif;base64," + Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8).base64EncodedString()), "e": .int(1)])]),
          "embedded image 'img' is neither PNG nor JPEG"),

@@ -46,6 +46,8 @@ public enum LottieAssetCheck {
         report.problems += inspection.problems
         guard inspection.problems.isEmpty, let frames = inspection.frames, let fps = inspection.frameRate,
               let seconds = inspection.seconds, let width = inspection.width, let height = inspection.height else {
+            // Never valid without being drawn.
+            if report.problems.isEmpty { report.problems.append("its frames or canvas cannot be read") }
             return report
         }
         if fps > limits.maxFPS {

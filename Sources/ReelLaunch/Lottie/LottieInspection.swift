@@ -57,6 +57,8 @@ public struct LottieInspection: Sendable, Hashable {
         if let inPoint, let outPoint {
             if !(outPoint > inPoint && inPoint.isFinite && outPoint.isFinite) {
                 problems.append("out point \(JSONWriter.number(outPoint)) is not after in point \(JSONWriter.number(inPoint))")
+            } else if frames == nil {
+                problems.append("out point \(JSONWriter.number(outPoint)) is 10^9 frames or more after in point \(JSONWriter.number(inPoint))")
             }
         } else {
             problems.append("no in and out points (\"ip\", \"op\")")
