@@ -136,6 +136,15 @@ struct LottieBoundsTests {
         #expect(cost?.shapes == 6)
     }
 
+    @Test func framesAreCountedAsRlottieCountsThem() async throws {
+        // 0.3 to 30.9 is 30.6 frames: rlottie draws 30.
+        var fields = LottieRendererTests.documentFields { _ in }
+        fields["ip"] = .double(0.3)
+        fields["op"] = .double(30.9)
+        let report = await LottieRenderer().check(Array(JSONWriter.compact(.object(fields)).utf8), limits: SplashAssetLimits())
+        #expect(report.isValid && report.frames == 30 && report.renderedFrames == 30 && report.drewEveryFrame, "\(report)")
+    }
+
     @Test func anEmbeddedPNGAndJPEGAreMeasuredFromTheirHeaders() throws {
         let png = Self.document([Self.layer(["ty": .int(2), "refId": .string("img")])],
                                 assets: [Self.image("img", ["p": .string(Self.pngHeader(width: 300, height: 200)), "e": .int(1)])])

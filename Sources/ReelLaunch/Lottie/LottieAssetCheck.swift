@@ -66,6 +66,8 @@ public enum LottieAssetCheck {
             report.problems.append("rlottie counts \(count) frames")
             return report
         }
+        // What is drawn is what rlottie counts.
+        report.frames = count
         report.problems += draw(animation, frames: count, fps: fps, width: width, height: height, into: &report)
         return report
     }

@@ -23,10 +23,10 @@ public struct LottieInspection: Sendable, Hashable {
     public var cost: LottieCost?
     public var problems: [String] = []
 
-    /// Frames from `ip` to `op`, as rlottie counts them.
+    /// Frames from `ip` to `op`, as rlottie counts them (it truncates: 0.3 to 30.9 is 30 frames).
     public var frames: Int? {
         guard let inPoint, let outPoint, outPoint > inPoint, (outPoint - inPoint) < 1e9 else { return nil }
-        return Int((outPoint - inPoint).rounded())
+        return Int((outPoint - inPoint).rounded(.towardZero))
     }
 
     /// How long one pass lasts: frames / frame rate.
