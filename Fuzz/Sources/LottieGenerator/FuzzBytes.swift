@@ -30,6 +30,12 @@ public struct FuzzBytes {
         options[int(0...(options.count - 1))]
     }
 
+    /// The first option three times in four, else any: a value that breaks something, but not
+    /// so often that nothing gets past the first check.
+    public mutating func mostlyFirst<T>(_ options: [T]) -> T {
+        byte() < 192 ? options[0] : pick(options)
+    }
+
     /// True about once in `n` choices (never past the end).
     public mutating func oneIn(_ n: Int) -> Bool {
         int(0...(n - 1)) == n - 1

@@ -37,22 +37,26 @@ struct Generator {
     private var layerCount = 0
     private var precompositions = 0
     private var images = 0
+    /// This document may hold what is refused outright (text and unknown layers, images not
+    /// embedded): one document in six, so the others reach rlottie.
+    private var refusable = false
 
     init(input: FuzzBytes) {
         self.input = input
     }
 
     mutating func document() -> String {
+        refusable = input.oneIn(6)
         precompositions = input.int(0...4)
         images = input.int(0...2)
-        let side = [16, 64, 128, 100, 1, 0, -5, 5000, 100_000]
+        let side = [64, 16, 128, 100, 1, 0, -5, 5000, 100_000]
         var fields: [(String, JSONValue)] = [
             ("v", .string("5.7.0")),
             ("fr", number([30, 25, 60, 0, -1, 0.5, 1000])),
             ("ip", .int(0)),
             ("op", number([10, 5, 1, 3, 30, 0, -5, 1e9])),
-            ("w", .int(input.pick(side))),
-            ("h", .int(input.pick(side))),
+            ("w", .int(input.mostlyFirst(side))),
+            ("h", .int(input.mostlyFirst(side))),
         ]
         var assets: [JSONValue] = []
         for index in 0..<precompositions {
@@ -76,7 +80,8 @@ struct Generator {
 
     private mutating func layer() -> JSONValue {
         layerCount += 1
-        let type = input.pick([4, 4, 4, 1, 0, 0, 2, 3, 5, 9])
+        // Text (5) and unknown types are refused outright: rarely, so the rest gets drawn.
+        let type = refusable && input.oneIn(4) ? input.pick([5, 9]) : input.pick([4, 4, 4, 1, 0, 0, 2, 3])
         var fields: OrderedDictionary<String, JSONValue> = [
             "ty": .int(type), "ind": .int(layerCount), "ip": .int(0), "op": number([30, 10, 0, 1e6]), "st": .int(0),
             "ks": transform(),
@@ -153,7 +158,7 @@ struct Generator {
             fields["o"] = value(.int(100))
             fields["w"] = value(number([2, 0, 50, -1, 1e6]))
             if kind == "gs" { fields["g"] = gradient() }
-            if input.bool() {
+            if input.oneIn(3) {
                 var dashes: [JSONValue] = []
                 for name in ["d", "g", "o", "d", "g"].prefix(input.int(1...5)) {
                     dashes.append(.object(["n": .string(name), "v": input.oneIn(4) ? animated([4, 0, -1, 1e-6, 10]) : value(number([4, 2, 0, -1, 1e-6, 0.5, 1e6]))]))
@@ -212,16 +217,16 @@ struct Generator {
     // MARK: Images
 
     private mutating func image(_ index: Int) -> JSONValue {
-        let side = input.pick([4, 16, 1, 0, 2048, 4096, 12_000])
+        let side = input.mostlyFirst([4, 16, 1, 0, 2048, 4096, 12_000])
         let data: [UInt8]
-        switch input.int(0...3) {
+        switch input.mostlyFirst([0, 1, 2, 3]) {
         case 0: data = side > 0 && side <= 16 ? TinyImage.png(width: side, height: side) : TinyImage.pngHeader(width: side, height: side)
         case 1: data = TinyImage.jpegHeader(width: side, height: side)
         case 2: data = Array("GIF89a".utf8) + [UInt8(side & 0xFF), UInt8(side >> 8), 1, 0]
         default: data = TinyImage.pngHeader(width: side, height: input.pick([1, 100_000]))
         }
         var fields: OrderedDictionary<String, JSONValue> = ["id": .string("img\(index)"), "w": .int(side), "h": .int(side)]
-        switch input.int(0...4) {
+        switch refusable ? input.int(0...4) : 0 {
         case 0, 1:
             fields["u"] = .string("")
             fields["p"] = .string("data:image/png;base64," + TinyImage.base64(data))
@@ -244,7 +249,7 @@ struct Generator {
     // MARK: Values
 
     private mutating func number(_ options: [Double]) -> JSONValue {
-        let chosen = input.oneIn(16) ? Double(input.int(-1000...100_000)) / 8 : input.pick(options)
+        let chosen = input.oneIn(16) ? Double(input.int(-1000...100_000)) / 8 : input.mostlyFirst(options)
         return chosen == chosen.rounded() && abs(chosen) < 1e15 ? .int(Int(chosen)) : .double(chosen)
     }
 
