@@ -47,6 +47,7 @@ def timed(arguments):
 folder = os.path.join(work, "assets")
 names = sorted(os.listdir(folder))
 verdicts = collections.Counter()
+drawn = 0
 reasons = collections.Counter()
 crashes, child_rss, child_seconds, child_cpu, parent_rss, parent_seconds = 0, 0, 0.0, 0.0, 0, 0.0
 worst = ("", 0, 0.0)
@@ -65,6 +66,7 @@ for start in range(0, len(names), batch):
         continue
     for name, report in zip(chunk, reports):
         verdicts["valid" if report["valid"] else "invalid"] += 1
+        drawn += 1 if report.get("renderedFrames") else 0
         if report["problems"]:
             reasons[report["problems"][0].split(":")[0][:60]] += 1
         check = report.get("check") or {}
@@ -76,7 +78,7 @@ for start in range(0, len(names), batch):
     if len(reports) != len(chunk):
         print(f"{len(chunk) - len(reports)} assets without a report in {chunk[0]}..{chunk[-1]}: {stderr[-300:]}", file=sys.stderr)
 
-print(f"assets: {len(names)} ({sum(1 for n in names if n.startswith('hand-'))} hand cases), {dict(verdicts)}")
+print(f"assets: {len(names)} ({sum(1 for n in names if n.startswith('hand-'))} hand cases), {dict(verdicts)}, {drawn} drawn by rlottie")
 print(f"  reel crashed: {crashes}; largest child RSS {child_rss / 1e6:.1f} MB ({worst[0]}), longest child {child_seconds:.2f} s wall, {child_cpu:.2f} s CPU")
 print(f"  reel itself: largest RSS {parent_rss / 1e6:.1f} MB, longest run of {batch} assets {parent_seconds:.1f} s")
 print("  first problems: " + "; ".join(f"{count} {reason}" for reason, count in reasons.most_common(8)))
