@@ -19,6 +19,18 @@ func fuzzTarget(_ name: String) -> Target {
         swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")])
 }
 
+/// A fuzz target of the launch module (rlottie, the launch state): it needs ReelLaunch too.
+func launchFuzzTarget(_ name: String) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [
+            "FuzzSupport", "LottieGenerator",
+            .product(name: "ReelCore", package: "Reel"),
+            .product(name: "ReelLaunch", package: "Reel"),
+        ],
+        swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")])
+}
+
 let package = Package(
     name: "ReelFuzz",
     platforms: [.macOS(.v15)],
@@ -40,6 +52,13 @@ let package = Package(
         fuzzTarget("FuzzDASH"),
         fuzzTarget("FuzzConfig"),
         fuzzTarget("FuzzJSON"),
+        // Structure-aware Lottie documents from fuzz bytes (also `FuzzLottie --write-assets`).
+        .target(
+            name: "LottieGenerator",
+            dependencies: [.product(name: "ReelCore", package: "Reel"), .product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]),
+        launchFuzzTarget("FuzzLottie"),
+        launchFuzzTarget("FuzzLaunchState"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,8 @@ import ReelCore
 
 /// Parses the ISO 8601 / RFC 3339 dates of `EXT-X-PROGRAM-DATE-TIME` and DASH
 /// `availabilityStartTime` (`2016-06-22T09:20:16.166-04:00`, `...Z`, `+0000`) without a
-/// formatter, so it is cheap and Sendable. A date without an offset is UTC.
+/// formatter, so it is cheap and Sendable. A date without an offset is UTC. A day the month does
+/// not have (`2026-02-30`) and an offset past 23:59 (`+99:99`) are refused, not rolled over.
 public enum ISO8601Date {
     public static func parse(_ text: some StringProtocol) -> Date? {
         let bytes = Array(text.utf8)
@@ -25,7 +26,7 @@ public enum ISO8601Date {
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-            (1...12).contains(month), (1...31).contains(day)
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
         else { return nil }
         guard index < bytes.count, bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: "t")
             || bytes[index] == UInt8(ascii: " ")
@@ -56,9 +57,10 @@ public enum ISO8601Date {
             case UInt8(ascii: "+"), UInt8(ascii: "-"):
                 let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
                 index += 1
-                guard let offsetHours = number(2) else { return nil }
+                guard let offsetHours = number(2), offsetHours < 24 else { return nil }
                 _ = expect(":")
                 let offsetMinutes = number(2) ?? 0
+                guard offsetMinutes < 60 else { return nil }
                 offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
             default:
                 return nil
@@ -68,6 +70,15 @@ public enum ISO8601Date {
         let days = daysFromCivil(year: year, month: month, day: day)
         let epoch = Double(days * 86_400 + hour * 3600 + minute * 60 - offsetSeconds) + seconds
         return Date(timeIntervalSince1970: epoch)
+    }
+
+    /// Days in `month` of `year` (proleptic Gregorian).
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

@@ -19,7 +19,8 @@ struct LaunchCommand: AsyncParsableCommand {
                 in time order; time comes from the events alone, so a week replays in a moment. The \
                 splash configuration ({"holidaySplash": [{"name", "id", "startDateTime", "endDateTime", \
                 "assetUrl", "displayTimeInterval", "priority"}]}) is fetched in the background as the app \
-                would, its assets downloaded, checked with rlottie and kept in the state folder; the work an \
+                would, its assets downloaded, checked with rlottie in a child process (bounded by \
+                launch.splash.checkMemoryMiB and checkSeconds) and kept in the state folder; the work an \
                 event starts completes before the next event. The state (last displays, lifecycle, crashes, \
                 assets) persists in --state across runs. Splashes need launch.splash.enabled (usually \
                 versioned: --config with {"launch.splash.enabled": {"value": true, "minVersion": "24.0"}} \
@@ -66,7 +67,7 @@ struct LaunchCommand: AsyncParsableCommand {
             let manual = ManualClock()
             let clock = LaunchClock.following(manual, from: first.time)
             let controller = await LaunchController.open(directory: URL(fileURLWithPath: state), parameters: parameters,
-                                                         factory: factory, clock: clock)
+                                                         factory: factory, checker: SplashCommand.CheckAsset.checker, clock: clock)
             var counts: [String: Int] = [:]
             for event in replay {
                 let ahead = event.time.timeIntervalSince(clock.now())

@@ -23,7 +23,7 @@ enum LaunchDecisionOutput {
         let head = "\(event.time.formatted(.iso8601))  \(event.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  "
         switch decision.show {
         case .splash(let id):
-            return head + "splash '\(id)' (\(decision.reason.rawValue): \(decision.detail))"
+            return head + "splash '\(LaunchText.escaped(id))' (\(decision.reason.rawValue): \(decision.detail))"
         case .loadingAnimation:
             let seconds = decision.loading.map { String(format: " %.1f s", $0.minimumSeconds) } ?? ""
             return head + "loadingAnimation\(seconds) (\(decision.reason.rawValue); no splash: \(why(decision)))"

@@ -10,19 +10,25 @@ struct SplashCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "splash",
         abstract: "Check splash assets (Lottie) against the launch limits, or draw one of their frames.",
-        subcommands: [Check.self, Render.self])
+        subcommands: [Check.self, Render.self, CheckAsset.self])
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Validate Lottie assets: frames, fps, seconds, bytes, render time per frame, verdict.",
             discussion: """
                 An asset is valid when it parses as JSON and as a Lottie animation rlottie draws (no text \
-                layers, no external images, bounded canvas and repeaters), runs at most launch.splash.maxFPS \
-                (30) frames per second, lasts at most launch.splash.maxSeconds (3), is at most \
-                launch.splash.maxBytes (1 MiB) and every frame renders (not all blank). Each frame is drawn \
-                at the canvas size on this machine and timed. JSON: an array of {asset, frames, fps, seconds, \
-                bytes, width, height, renderMs {p50, p95, max}, valid, problems[]}. Exit status: 0 all valid, \
-                1 one is not, 2 one cannot be read.
+                layers, no external images, dashes and gaps more than 0), what a frame costs is bounded \
+                (shapes after nested repeaters and precompositions, layers after expansion, matte and mask \
+                buffers, painted area, decoded image pixels), it runs at most launch.splash.maxFPS (30) \
+                frames per second, lasts at most launch.splash.maxSeconds (3), is at most \
+                launch.splash.maxBytes (1 MiB), every frame renders (not all blank) and the 95th percentile \
+                of a frame's render time is within the frame interval. Each asset is checked in a child \
+                process of its own, bounded by launch.splash.checkMemoryMiB (512) and checkSeconds (15): \
+                an asset that crashes rlottie or runs out of them is invalid. Each frame is drawn at the \
+                canvas size on this machine and timed. JSON: an array of {asset, frames, fps, seconds, bytes, \
+                width, height, cost {layers, shapes, buffers, paintedCanvases, imagePixels}, renderMs {p50, \
+                p95, max}, renderedFrames, check {seconds, cpuSeconds, maxRSSBytes}, valid, problems[]}. \
+                Exit status: 0 all valid, 1 one is not, 2 one cannot be read.
                 """)
 
         @Argument(help: ArgumentHelp("Lottie files (paths or http(s) URLs).", valueName: "asset"))
@@ -43,14 +49,14 @@ struct SplashCommand: AsyncParsableCommand {
         private func execute() async throws {
             let settings = try config.resolve()
             let limits = try LaunchParameters(config: settings).assetLimits
-            let renderer = LottieRenderer()
+            let checker = CheckAsset.checker
             var reports: [JSONValue] = []
             var unreadable: ReelError?
             var invalid = 0
             for asset in assets {
                 do {
                     let bytes = try await SplashAssetInput.read(asset, limit: LottieRenderer.maxReadBytes, network: settings.network)
-                    let report = await renderer.check(bytes, limits: limits, measuringPastLimits: true)
+                    let report = try await checker.check(bytes, limits: limits, measuringPastLimits: true)
                     if !report.isValid { invalid += 1 }
                     if json {
                         reports.append(SplashCheckOutput.json(asset, report))
@@ -71,7 +77,12 @@ struct SplashCommand: AsyncParsableCommand {
     struct Render: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Draw one frame of a Lottie asset with rlottie into a PNG.",
-            discussion: "The frame is drawn at the animation's canvas size with its transparency. Exit status: 0 written, 2 bad asset, frame or output.")
+            discussion: """
+                The asset is checked first in a child process, as `reel splash check` does; it is drawn only \
+                when that check drew every frame within its bounds (its fps, length or render time may be \
+                over the limits). The frame is drawn at the animation's canvas size with its transparency. \
+                Exit status: 0 written, 2 bad asset, frame or output.
+                """)
 
         @Argument(help: ArgumentHelp("A Lottie file (path or http(s) URL).", valueName: "asset"))
         var asset: String
@@ -94,6 +105,11 @@ struct SplashCommand: AsyncParsableCommand {
         private func execute() async throws {
             let settings = try config.resolve()
             let bytes = try await SplashAssetInput.read(asset, limit: LottieRenderer.maxReadBytes, network: settings.network)
+            let report = try await CheckAsset.checker.check(bytes, limits: try LaunchParameters(config: settings).assetLimits,
+                                                            measuringPastLimits: true)
+            guard report.drewEveryFrame else {
+                throw ReelError(.invalidInput, "'\(asset)' cannot be drawn: \(report.problems.joined(separator: "; "))")
+            }
             let image = try await LottieRenderer().render(bytes, frame: frame, name: asset)
             let path = png
             try await BlockingPool.shared.run {
@@ -105,6 +121,32 @@ struct SplashCommand: AsyncParsableCommand {
                 }
             }
             print("wrote \(path): frame \(frame) of '\(asset)', \(image.width)x\(image.height), \(image.coveredPixels) pixels drawn")
+        }
+    }
+
+    /// `reel splash check-asset --child`: the child process that checks one asset for `reel splash
+    /// check|render` and `reel launch simulate` (`SplashAssetChild`): a request on standard input,
+    /// a report on standard output. Not for people, hence hidden.
+    struct CheckAsset: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "check-asset",
+            abstract: "The child process reel checks a splash asset in (run by reel itself).",
+            shouldDisplay: false)
+
+        @Flag(help: "Be the child: read a request on standard input, write the report on standard output.")
+        var child = false
+
+        /// The checker `reel` uses: this executable, started as the child.
+        static var checker: ChildProcessAssetChecker {
+            .currentExecutable(arguments: ["splash", "check-asset", "--child"])
+        }
+
+        func run() throws {
+            guard child else {
+                throw ValidationError("reel splash check-asset is the child process reel checks assets in; use reel splash check")
+            }
+            let status = SplashAssetChild.main()
+            if status != 0 { throw ExitCode(status) }
         }
     }
 }

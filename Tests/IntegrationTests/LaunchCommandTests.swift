@@ -15,6 +15,8 @@ import Glibc
 struct LaunchCommandTests {
     static let samples = PackagePaths.samples.appendingPathComponent("launch")
     static let flags = samples.appendingPathComponent("flags.json").path
+    /// A starved test machine must not refuse an asset for the time its check waited for a core.
+    static let patient = ["--set", "launch.splash.checkSeconds=120"]
 
     /// One expected line of `--json` output.
     struct Expected: CustomStringConvertible {
@@ -133,7 +135,7 @@ struct LaunchCommandTests {
         let configuration: String = try await withSampleServer(root: served) { server in
             let configuration = server.url(for: "/splash-config.json").absoluteString
             let run = try await ReelProcess.run(["launch", "simulate", "--events", first.path, "--splash-config", configuration,
-                                                 "--state", state, "--config", Self.flags, "--json"])
+                                                 "--state", state, "--config", Self.flags, "--json"] + Self.patient)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.isEmpty, "\(run.stderr)")
             try Self.check(run.stdout, Self.firstHalf)
@@ -146,7 +148,7 @@ struct LaunchCommandTests {
             return configuration
         }
         let run = try await ReelProcess.run(["launch", "simulate", "--events", second.path, "--splash-config", configuration,
-                                             "--state", state, "--config", Self.flags, "--json"])
+                                             "--state", state, "--config", Self.flags, "--json"] + Self.patient)
         #expect(run.status == 0, "\(run.stderr)")
         try Self.check(run.stdout, Self.secondHalf)
         #expect(run.stderr.contains("warning: splash configuration '\(configuration)' could not be fetched"), "\(run.stderr)")
@@ -184,7 +186,7 @@ struct LaunchCommandTests {
 
             // The next run loads the state: not a first launch, the configuration cached.
             let run = try await ReelProcess.run(["launch", "simulate", "--events", rest.path, "--splash-config", configuration,
-                                                 "--state", state, "--config", Self.flags, "--json"])
+                                                 "--state", state, "--config", Self.flags, "--json"] + Self.patient)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(!run.stderr.contains("corrupt"), "\(run.stderr)")
             try Self.check(run.stdout.split(separator: "\n").prefix(3).joined(separator: "\n"), [
@@ -217,7 +219,7 @@ struct LaunchCommandTests {
         let events = scratch.appendingPathComponent("events.jsonl")
         try Self.write([.loading("2026-11-24T08:00:00Z", "launch", "firstLaunch", "notConfigured"), .away("2026-11-24T08:01:00Z")], to: events)
         let run = try await ReelProcess.run(["launch", "simulate", "--events", events.path, "--splash-config", "http://127.0.0.1:9/splash.json",
-                                             "--state", scratch.appendingPathComponent("state").path, "--config", Self.flags, "--json"])
+                                             "--state", scratch.appendingPathComponent("state").path, "--config", Self.flags, "--json"] + Self.patient)
         #expect(run.status == 0, "\(run.stderr)")
         try Self.check(run.stdout, [.loading("2026-11-24T08:00:00Z", "launch", "firstLaunch", "notConfigured"), .away("2026-11-24T08:01:00Z")])
         #expect(run.stderr.contains("warning: splash configuration 'http://127.0.0.1:9/splash.json' could not be fetched"), "\(run.stderr)")
@@ -228,7 +230,7 @@ struct LaunchCommandTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let run = try await ReelProcess.run(["launch", "simulate", "--events", Self.samples.appendingPathComponent("week.jsonl").path,
                                              "--splash-config", Self.samples.appendingPathComponent("splash-config.json").path,
-                                             "--state", scratch.appendingPathComponent("state").path, "--set", "launch.splash.enabled=true"])
+                                             "--state", scratch.appendingPathComponent("state").path, "--set", "launch.splash.enabled=true"] + Self.patient)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.first == "2026-11-24T08:00:00Z  launch      loadingAnimation 1.7 s (firstLaunch; no splash: notConfigured: no splash configuration cached)")

@@ -18,15 +18,19 @@ struct ControllerDriver {
     let warnings: WarningLog
 
     static func open(state: URL, configuration: URL, flag: SplashFlag = .on, start: String = "2026-11-24T00:00:00Z",
-                     warnings: WarningLog = WarningLog()) async -> ControllerDriver {
-        let parameters = LaunchParameters(splashFlag: flag, configurationURL: configuration)
+                     warnings: WarningLog = WarningLog(), parameters: LaunchParameters? = nil,
+                     checker: any SplashAssetChecker = LaunchSamples.reelChecker) async -> ControllerDriver {
+        // A starved test machine must not refuse an asset for the time its check waited for a core.
+        var parameters = parameters ?? LaunchParameters(assetLimits: SplashAssetLimits(checkSeconds: 120))
+        parameters.splashFlag = flag
+        parameters.configurationURL = configuration
         // A starved test machine must not cut a healthy transfer: these tests count warnings.
         let factory = URLDataSourceFactory(engine: TransferEngine(options: .patient), allowLocalFiles: configuration.isFileURL)
         let clock = ManualClock()
         let epoch = date(start)
         let wallClock = LaunchClock.following(clock, from: epoch)
-        let controller = await LaunchController.open(directory: state, parameters: parameters, factory: factory, clock: wallClock,
-                                                     logger: warnings.logger)
+        let controller = await LaunchController.open(directory: state, parameters: parameters, factory: factory, checker: checker,
+                                                     clock: wallClock, logger: warnings.logger)
         return ControllerDriver(controller: controller, clock: clock, wallClock: wallClock, epoch: epoch, warnings: warnings)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReelLaunch
 import ReelTestSupport
 
 /// The Lottie samples and splash configurations of `Samples/launch`.
@@ -12,4 +13,7 @@ enum LaunchSamples {
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: folder.appendingPathComponent(name)))
     }
+
+    /// The checker the app uses: each asset checked in a child process, the built `reel` as the child.
+    static let reelChecker = ChildProcessAssetChecker(executable: PackagePaths.reelBinary, arguments: ["splash", "check-asset", "--child"])
 }

@@ -140,7 +140,7 @@ struct LottieRendererTests {
                                             "p": .string("passwd")])])
             $0["layers"] = .array([.object(["ty": .int(2), "nm": .string("photo"), "refId": .string("img"), "ip": .int(0),
                                             "op": .int(30), "st": .int(0), "ks": .object([:])])])
-        }, "image layer 'photo' names an external image 'passwd'"),
+        }, "image asset 'img' refers to '/etc/passwd' instead of embedding it"),
         ("a repeater of 10^8 copies", document {
             $0["layers"] = .array([.object(["ty": .int(4), "nm": .string("many"), "ip": .int(0), "op": .int(30), "st": .int(0),
                                             "ks": .object([:]), "shapes": .array([

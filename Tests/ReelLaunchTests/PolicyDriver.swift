@@ -19,6 +19,8 @@ struct PolicyDriver {
     var online = true
     /// What a download of each asset URL finds (valid when absent).
     var assetStatus: [String: SplashAssetStatus] = [:]
+    /// The size of every asset downloaded, in bytes.
+    var assetSize = 0
     /// The configuration an online fetch returns.
     var entries: [SplashEntry]
     /// Every action the policy asked for, in order.
@@ -32,8 +34,9 @@ struct PolicyDriver {
         self.entries = entries
     }
 
-    static func parameters(flag: SplashFlag = .on, aheadHours: Double = 72) -> LaunchParameters {
-        LaunchParameters(splashFlag: flag, configurationURL: configurationURL, downloadAheadSeconds: aheadHours * 3600)
+    static func parameters(flag: SplashFlag = .on, aheadHours: Double = 72, maxAssets: Int = 16, maxTotalBytes: Int = 8 << 20) -> LaunchParameters {
+        LaunchParameters(splashFlag: flag, configurationURL: configurationURL, downloadAheadSeconds: aheadHours * 3600,
+                         maxAssets: maxAssets, maxTotalBytes: maxTotalBytes)
     }
 
     /// The clock's time as a date.
@@ -70,7 +73,7 @@ struct PolicyDriver {
                 }
             case .downloadAsset(let url):
                 let status = online ? assetStatus[url] ?? .valid : .failed("offline", at: now)
-                pending += policy.assetStored(url, status, at: now)
+                pending += policy.assetStored(url, status, bytes: assetSize, at: now)
             default:
                 break
             }

@@ -100,7 +100,7 @@ func launchBenchmarks() {
         parameters.maxConcurrentDownloads = 4
         let manual = ManualClock()
         let fresh = await LaunchController.open(directory: directory.appendingPathComponent("state"), parameters: parameters,
-                                                factory: URLDataSourceFactory(engine: TransferEngine(), allowLocalFiles: true),
+                                                factory: URLDataSourceFactory(engine: TransferEngine(), allowLocalFiles: true), checker: LottieRenderer(),
                                                 clock: .following(manual, from: year))
         _ = await fresh.handle(LaunchEvent(time: year, kind: .launch))
         await fresh.waitUntilIdle()

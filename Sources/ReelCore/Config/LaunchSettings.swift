@@ -24,6 +24,18 @@ public struct LaunchSettings: ConfigSection {
         @Setting("Largest valid asset, in bytes (exactly this size is valid).", .range(1...67_108_864))
         public var maxBytes = 1_048_576
 
+        @Setting("Most splash assets downloaded and kept at once for the configuration (valid, refused or failed; the soonest windows first); the others wait until one ends.", .range(1...10_000))
+        public var maxAssets = 16
+
+        @Setting("Most bytes of valid splash assets kept at once; a download starts only while the largest asset (launch.splash.maxBytes) still fits.", .range(1...1_073_741_824))
+        public var maxTotalBytes = 8_388_608
+
+        @Setting("Memory the child process checking an asset with rlottie may take, in MiB; an asset needing more is refused.", .range(64...16_384))
+        public var checkMemoryMiB = 512
+
+        @Setting("CPU seconds the child process checking an asset with rlottie may take (and twice that in wall-clock time); an asset taking longer is refused.", .range(1.0...600.0))
+        public var checkSeconds = 15.0
+
         public init() {}
     }
 

@@ -3,6 +3,9 @@ import OrderedCollections
 /// A small strict JSON parser over UTF-8 bytes that keeps object key order, tells integers from
 /// other numbers and reports errors with line and column. `allowNonFinite` accepts the tokens
 /// `NaN`, `Infinity` and `-Infinity` so that a caller can reject them with a precise message.
+/// `rejectingDuplicateKeys` refuses an object naming a key twice, where a reader that takes
+/// every occurrence (rlottie appends a second `"layers"` or `"assets"`) would see what this one,
+/// keeping the last, does not.
 public struct JSONParser {
     /// A syntax error at a 1-based line and column.
     public struct SyntaxError: Error, Sendable, CustomStringConvertible {
@@ -15,6 +18,7 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var position = 0
     private let allowNonFinite: Bool
+    private var rejectingDuplicateKeys = false
     private var depth = 0
     private static let maxDepth = 256
 
@@ -25,8 +29,9 @@ public struct JSONParser {
     }
 
     /// Parses one JSON document from raw bytes.
-    public static func parse(bytes: [UInt8], allowNonFinite: Bool = false) throws(SyntaxError) -> JSONValue {
+    public static func parse(bytes: [UInt8], allowNonFinite: Bool = false, rejectingDuplicateKeys: Bool = false) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, allowNonFinite: allowNonFinite)
+        parser.rejectingDuplicateKeys = rejectingDuplicateKeys
         return try parser.parseDocument()
     }
 
@@ -115,6 +120,7 @@ public struct JSONParser {
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
             position += 1
             skipWhitespace()
+            if rejectingDuplicateKeys && members[key] != nil { throw error("key \(JSONWriter.quoted(key)) appears twice in one object") }
             members[key] = try parseValue()
             skipWhitespace()
             guard position < bytes.count else { throw error("unterminated object") }

@@ -7,7 +7,7 @@ import ReelNet
 /// ready: the executor of `LaunchPolicy` (read it for the rules).
 ///
 ///     let launch = await LaunchController.open(directory: folder, parameters: try LaunchParameters(resolution: resolution),
-///                                              factory: factory)
+///                                              factory: factory, checker: ChildProcessAssetChecker.currentExecutable())
 ///     let decision = await launch.handle(.launch)       // splash(id), loadingAnimation or nothing, with its reason
 ///     await launch.handle(.background)
 ///     await launch.waitUntilIdle()                      // the configuration and assets the events asked for are in
@@ -16,8 +16,11 @@ import ReelNet
 /// A decision is made at once from what is cached and persisted before it is returned (a
 /// display, a crash, the lifecycle, in one SQLite transaction), so a SIGKILL right after it
 /// loses nothing. The background work it asks for runs meanwhile: the configuration and assets
-/// are fetched through `factory` on `BlockingPool` threads, assets checked on the
-/// `LottieRenderer`'s thread and written atomically into the state folder; what they bring
+/// are fetched through `factory` on `BlockingPool` threads, assets checked by `checker` (in a
+/// child process with bounded memory and time, for an app: `ChildProcessAssetChecker`; the
+/// asset's row says "checking" before it starts, so a check that takes the process down refuses
+/// the asset at the next open instead of crashing every launch) and written atomically into the
+/// state folder; what they bring
 /// applies from the next event. The actor runs on a thread of its own, so its SQLite calls and
 /// file removals never block the cooperative pool. Problems (a configuration or asset that is
 /// refused, the network gone, a corrupt database) go to `logger` (`reel.launch`), one warning each, and never stop a
@@ -32,7 +35,7 @@ public actor LaunchController {
     /// Cached asset files by asset URL.
     private var files: [String: String]
     private let factory: any DataSourceFactory
-    private let renderer: LottieRenderer
+    private let checker: any SplashAssetChecker
     private let clock: LaunchClock
     private let logger: Logger
     private var running: [Int: Task<Void, Never>] = [:]
@@ -44,27 +47,27 @@ public actor LaunchController {
 
     /// Opens the launch state in `directory` (see `LaunchStateFolder`) and makes a controller
     /// fetching through `factory` (its local-file policy decides whether a local configuration
-    /// may be read).
+    /// may be read) and checking assets with `checker`.
     public static func open(directory: URL, parameters: LaunchParameters, factory: any DataSourceFactory,
-                            renderer: LottieRenderer = LottieRenderer(), clock: LaunchClock = .system,
+                            checker: any SplashAssetChecker, clock: LaunchClock = .system,
                             logger: Logger = ReelLog.launch) async -> LaunchController {
         let folder = LaunchStateFolder(directory: directory)
         let opened = await BlockingPool.shared.runToEnd { folder.open(logger: logger) }
-        return LaunchController(parameters: parameters, folder: folder, opened: opened, factory: factory, renderer: renderer,
+        return LaunchController(parameters: parameters, folder: folder, opened: opened, factory: factory, checker: checker,
                                 clock: clock, logger: logger)
     }
 
     private init(parameters: LaunchParameters, folder: LaunchStateFolder, opened: OpenedLaunchState,
-                 factory: any DataSourceFactory, renderer: LottieRenderer, clock: LaunchClock,
+                 factory: any DataSourceFactory, checker: any SplashAssetChecker, clock: LaunchClock,
                  logger: Logger) {
         policy = LaunchPolicy(parameters: parameters, state: opened.state, configuration: opened.configuration,
-                              assets: opened.assets.mapValues(\.status))
+                              assets: opened.assets.mapValues(\.status), assetBytes: opened.assets.mapValues(\.bytes))
         self.folder = folder
         store = opened.store
         files = opened.assets.compactMapValues(\.file)
         configurationDigest = opened.configurationDigest
         self.factory = factory
-        self.renderer = renderer
+        self.checker = checker
         self.clock = clock
         self.logger = logger
     }
@@ -234,8 +237,8 @@ public actor LaunchController {
     private func download(_ url: String) async {
         let factory = self.factory
         let limits = policy.parameters.assetLimits
-        let splashes = policy.configuration?.splashIDs(using: url).map { "'\($0)'" }.joined(separator: ", ") ?? ""
-        let name = "splash \(splashes): asset '\(url)'"
+        let splashes = policy.configuration?.splashIDs(using: url).map { "'\(LaunchText.escaped($0))'" }.joined(separator: ", ") ?? ""
+        let name = "splash \(splashes): asset '\(LaunchText.escaped(url))'"
         let outcome: Result<SplashFetch.Outcome, any Error>
         do {
             guard let remote = URL(string: url) else { throw ReelError(.invalidInput, "not a URL") }
@@ -255,21 +258,42 @@ public actor LaunchController {
         case .success(.tooLarge(let length)):
             let problem = "\(length.map { "\($0) bytes" } ?? "it is"), more than launch.splash.maxBytes (\(limits.maxBytes))"
             logger.warning("\(name) is not valid: \(problem); skipped")
-            stored = StoredAsset(url: url, file: nil, bytes: Int(length ?? 0), checksum: 0, status: .invalid(problem))
+            // The server's length is outside input: kept within what a stored row may say.
+            stored = StoredAsset(url: url, file: nil, bytes: Int(min(max(length ?? 0, 0), 1 << 40)), checksum: 0, status: .invalid(problem))
         case .success(.bytes(let bytes)):
-            let report = await renderer.check(bytes, limits: limits)
-            if Task.isCancelled { return }
-            stored = await keep(bytes, from: url, report: report, name: name)
+            if let store {
+                do {
+                    try store.markChecking(url, bytes: bytes.count, checksum: XXHash64.hash(bytes))
+                } catch {
+                    logger.warning("launch state not saved: \(error)")
+                }
+            }
+            do {
+                let report = try await checker.check(bytes, limits: limits, measuringPastLimits: false)
+                if Task.isCancelled { return forgetCheck(url) }
+                stored = await keep(bytes, from: url, report: report, name: name)
+            } catch {
+                if Task.isCancelled { return forgetCheck(url) }
+                let problem = Self.message(error)
+                logger.warning("\(name) could not be checked: \(problem); tried again later")
+                stored = StoredAsset(url: url, file: nil, bytes: bytes.count, checksum: XXHash64.hash(bytes), status: .failed(problem, at: clock.now()))
+            }
         }
         save(LaunchStateChanges(upserts: [stored]))
-        perform(policy.assetStored(url, stored.status, at: clock.now()))
+        perform(policy.assetStored(url, stored.status, bytes: stored.bytes, at: clock.now()))
+    }
+
+    /// A check cut short by `close()` says nothing about the asset: its "checking" row goes, so
+    /// the next open downloads it again instead of refusing it.
+    private func forgetCheck(_ url: String) {
+        save(LaunchStateChanges(deletes: [url]))
     }
 
     /// Writes a valid asset into the state folder; a refused one is only recorded.
     private func keep(_ bytes: [UInt8], from url: String, report: SplashAssetReport, name: String) async -> StoredAsset {
         let checksum = XXHash64.hash(bytes)
         guard report.isValid else {
-            let problems = report.problems.joined(separator: "; ")
+            let problems = LaunchText.escaped(report.problems.joined(separator: "; "))
             logger.warning("\(name) is not valid: \(problems); skipped")
             return StoredAsset(url: url, file: nil, bytes: bytes.count, checksum: checksum, status: .invalid(problems))
         }

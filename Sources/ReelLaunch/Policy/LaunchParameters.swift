@@ -15,11 +15,15 @@ public struct LaunchParameters: Sendable, Hashable {
     public var assetLimits: SplashAssetLimits
     /// Asset downloads at once.
     public var maxConcurrentDownloads: Int
+    /// Assets downloaded and kept at once for the configuration (valid, refused or failed).
+    public var maxAssets: Int
+    /// Bytes of valid assets kept at once.
+    public var maxTotalBytes: Int
 
     public init(splashFlag: SplashFlag = .on, configurationURL: URL? = nil, configurationRefreshSeconds: Double = 3600,
                 downloadAheadSeconds: Double = 72 * 3600, sessionTimeoutSeconds: Double = 1800, crashGuardSeconds: Double = 10,
                 loading: LoadingAnimationPlan = LoadingAnimationPlan(), assetLimits: SplashAssetLimits = SplashAssetLimits(),
-                maxConcurrentDownloads: Int = 2) {
+                maxConcurrentDownloads: Int = 2, maxAssets: Int = 16, maxTotalBytes: Int = 8 << 20) {
         self.splashFlag = splashFlag
         self.configurationURL = configurationURL
         self.configurationRefreshSeconds = configurationRefreshSeconds
@@ -29,6 +33,8 @@ public struct LaunchParameters: Sendable, Hashable {
         self.loading = loading
         self.assetLimits = assetLimits
         self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
+        self.maxAssets = max(1, maxAssets)
+        self.maxTotalBytes = max(1, maxTotalBytes)
     }
 
     /// The parameters `launch.*` describes, with `flag` for `launch.splash.enabled` (from
@@ -54,7 +60,9 @@ public struct LaunchParameters: Sendable, Hashable {
                                                 postDelaySeconds: launch.loading.postDelaySeconds,
                                                 fadeSeconds: launch.loading.fadeSeconds),
                   assetLimits: SplashAssetLimits(maxFPS: launch.splash.maxFPS, maxSeconds: launch.splash.maxSeconds,
-                                                 maxBytes: launch.splash.maxBytes))
+                                                 maxBytes: launch.splash.maxBytes, checkMemoryBytes: launch.splash.checkMemoryMiB << 20,
+                                                 checkSeconds: launch.splash.checkSeconds),
+                  maxAssets: launch.splash.maxAssets, maxTotalBytes: launch.splash.maxTotalBytes)
     }
 
     /// The parameters of a resolved configuration, the splash flag's version included.

@@ -26,18 +26,25 @@ public struct LaunchPolicy: Sendable {
     public private(set) var configuration: SplashConfiguration?
     /// What is known of each asset URL.
     public private(set) var assets: [String: SplashAssetStatus]
+    /// The size of each valid asset, in bytes (what `maxTotalBytes` counts).
+    public private(set) var assetBytes: [String: Int]
     /// Asset downloads asked for and not answered yet.
     public private(set) var downloading: Set<String> = []
     /// A configuration fetch was asked for and not answered yet.
     public private(set) var fetchingConfiguration = false
 
     public init(parameters: LaunchParameters, state: LaunchState = LaunchState(),
-                configuration: SplashConfiguration? = nil, assets: [String: SplashAssetStatus] = [:]) {
+                configuration: SplashConfiguration? = nil, assets: [String: SplashAssetStatus] = [:],
+                assetBytes: [String: Int] = [:]) {
         self.parameters = parameters
         self.state = state
         self.configuration = configuration
         self.assets = assets
+        self.assetBytes = assetBytes.filter { assets[$0.key] == .valid }.mapValues { min(max(0, $0), Self.largestAsset) }
     }
+
+    /// Sizes past this count as this: a stored size is outside input, and sums must not overflow.
+    private static let largestAsset = 1 << 40
 
     /// Nothing asked for is outstanding.
     public var isIdle: Bool { downloading.isEmpty && !fetchingConfiguration }
@@ -69,6 +76,12 @@ public struct LaunchPolicy: Sendable {
                                       detail: "crashed \(LaunchText.duration(crash.sessionSeconds)) into the session"
                                           + (state.lifecycle.crashGuardPending ? "; the next launch shows no splash" : ""))
         case .launch, .foreground:
+            // A last display after now (the clock went back) counts as now, persisted, so the
+            // splash waits one interval from here instead of until the clock catches up.
+            for (id, shown) in state.lastDisplayed.sorted(by: { $0.key < $1.key }) where shown > now {
+                state.lastDisplayed[id] = now
+                actions.append(.recordDisplay(splash: id, at: now))
+            }
             decision = decide(event)
             if let id = decision.splashID {
                 state.lastDisplayed[id] = now
@@ -104,9 +117,10 @@ public struct LaunchPolicy: Sendable {
 
     /// A download ended: the asset is cached and valid, refused, or failed. The next downloads
     /// start; an asset no splash needs any more is deleted at once.
-    public mutating func assetStored(_ url: String, _ status: SplashAssetStatus, at time: Date) -> [LaunchAction] {
+    public mutating func assetStored(_ url: String, _ status: SplashAssetStatus, bytes: Int = 0, at time: Date) -> [LaunchAction] {
         downloading.remove(url)
         assets[url] = status
+        assetBytes[url] = status == .valid ? min(max(0, bytes), Self.largestAsset) : nil
         return backgroundWork(at: time, fetch: false)
     }
 
@@ -125,8 +139,11 @@ public struct LaunchPolicy: Sendable {
             return LaunchDecision(show: .loadingAnimation, reason: .firstLaunch, splashReason: splashReason,
                                   detail: choice.detail, loading: parameters.loading)
         }
-        let away = (lifecycle.endedAt ?? lifecycle.lastEventAt).map { now.timeIntervalSince($0) } ?? .infinity
-        let detail = "away \(LaunchText.duration(away)); " + choice.detail
+        // A clock that went back makes the time away negative: it counts as none.
+        let elapsed = (lifecycle.endedAt ?? lifecycle.lastEventAt).map { now.timeIntervalSince($0) } ?? .infinity
+        let away = max(0, elapsed)
+        let behind = elapsed < 0 ? " (the clock went back \(LaunchText.duration(-elapsed)))" : ""
+        let detail = "away \(LaunchText.duration(away))\(behind); " + choice.detail
         if away >= parameters.sessionTimeoutSeconds {
             return LaunchDecision(show: .loadingAnimation, reason: .newSession, splashReason: splashReason, detail: detail,
                                   loading: parameters.loading)
@@ -160,13 +177,13 @@ public struct LaunchPolicy: Sendable {
             }
         }
         if let best {
-            return SplashChoice(outcome: .show(best), detail: "'\(best.id)' until \(LaunchText.date(best.end))")
+            return SplashChoice(outcome: .show(best), detail: "'\(LaunchText.escaped(best.id))' until \(LaunchText.date(best.end))")
         }
         if let blocked {
             return SplashChoice(outcome: .none(blocked.reason), detail: describe(blocked.entry, blocked.reason, at: time))
         }
         let next = configuration.entries.first { $0.start > time }
-        let detail = next.map { "no splash window open; '\($0.id)' opens \(LaunchText.date($0.start))" } ?? "no splash window open"
+        let detail = next.map { "no splash window open; '\(LaunchText.escaped($0.id))' opens \(LaunchText.date($0.start))" } ?? "no splash window open"
         return SplashChoice(outcome: .none(.outsideWindow), detail: detail)
     }
 
@@ -187,15 +204,16 @@ public struct LaunchPolicy: Sendable {
         switch reason {
         case .intervalNotElapsed:
             let ago = state.lastDisplayed[entry.id].map { time.timeIntervalSince($0) } ?? 0
-            return "'\(entry.id)' was shown \(LaunchText.duration(ago)) ago; its interval is \(LaunchText.duration(entry.displayIntervalMinutes * 60))"
+            return "'\(LaunchText.escaped(entry.id))' was shown \(LaunchText.duration(ago)) ago; its interval is \(LaunchText.duration(entry.displayIntervalMinutes * 60))"
         case .assetInvalid:
-            if case .invalid(let problems) = assets[entry.assetURL] { return "'\(entry.id)': asset is not valid: \(problems)" }
-            return "'\(entry.id)': asset is not valid"
+            if case .invalid(let problems) = assets[entry.assetURL] { return "'\(LaunchText.escaped(entry.id))': asset is not valid: \(LaunchText.escaped(problems))" }
+            return "'\(LaunchText.escaped(entry.id))': asset is not valid"
         case .assetNotCached:
-            if case .failed(let problem, _) = assets[entry.assetURL] { return "'\(entry.id)': asset not cached: \(problem)" }
-            return "'\(entry.id)': asset not cached yet"
+            if case .failed(let problem, _) = assets[entry.assetURL] { return "'\(LaunchText.escaped(entry.id))': asset not cached: \(LaunchText.escaped(problem))" }
+            if !downloading.contains(entry.assetURL), let full = capReached(adding: entry.assetURL) { return "'\(LaunchText.escaped(entry.id))': asset not cached: \(full)" }
+            return "'\(LaunchText.escaped(entry.id))': asset not cached yet"
         default:
-            return "'\(entry.id)': \(reason.rawValue)"
+            return "'\(LaunchText.escaped(entry.id))': \(reason.rawValue)"
         }
     }
 
@@ -224,6 +242,7 @@ public struct LaunchPolicy: Sendable {
         }
         for asset in unneeded.sorted() {
             assets[asset] = nil
+            assetBytes[asset] = nil
             actions.append(.deleteAsset(asset))
         }
         var slots = parameters.maxConcurrentDownloads - downloading.count
@@ -236,11 +255,27 @@ public struct LaunchPolicy: Sendable {
             case .failed(_, let at) where now.timeIntervalSince(at) < parameters.configurationRefreshSeconds && now >= at: continue
             case .failed, nil: break
             }
+            guard capReached(adding: entry.assetURL) == nil else { break }
             downloading.insert(entry.assetURL)
             actions.append(.downloadAsset(entry.assetURL))
             slots -= 1
             if slots == 0 { break }
         }
         return actions
+    }
+
+    /// Why asset `url` may not be downloaded now (`maxAssets` known or downloading beside it, or
+    /// `maxTotalBytes` without room for one more of `maxBytes` beside those downloading), or nil.
+    private func capReached(adding url: String) -> String? {
+        let others = assets.count + downloading.count - (assets[url] != nil ? 1 : 0)
+        if others >= parameters.maxAssets {
+            return "launch.splash.maxAssets (\(parameters.maxAssets)) assets are kept or downloading"
+        }
+        let kept = assetBytes.values.reduce(0, +)
+        let reserved = (downloading.count + 1) * parameters.assetLimits.maxBytes
+        if kept + reserved > parameters.maxTotalBytes {
+            return "launch.splash.maxTotalBytes (\(parameters.maxTotalBytes)) has no room for another asset of up to launch.splash.maxBytes (\(parameters.assetLimits.maxBytes)) beside \(kept) bytes kept"
+        }
+        return nil
     }
 }

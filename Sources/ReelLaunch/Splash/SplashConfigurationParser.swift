@@ -8,7 +8,9 @@ import ReelNet
 /// "endDateTime", "assetUrl", "displayTimeInterval", "priority"}]}`. A document that is not such
 /// an object is refused whole; a bad splash (missing or duplicate id, a date that does not
 /// parse, an end not after its start, a missing or unusable `assetUrl`, a negative interval) is
-/// skipped with a warning naming it and why, and the rest are kept.
+/// skipped with a warning naming it and why, and the rest are kept. `displayTimeInterval` and
+/// `priority` are numbers or strings of one (`"600"`, `"0.5"`), as services write them.
+/// Warnings show the document's text with control characters escaped.
 public enum SplashConfigurationParser {
     /// Largest configuration read, in bytes.
     public static let maxBytes = 4 << 20
@@ -75,34 +77,35 @@ public enum SplashConfigurationParser {
         case .int(let number)?: id = String(number)
         default: return .failure(Problem(label: "splash", reason: "no \"id\" (a non-empty string)"))
         }
-        let label = "splash '\(id)'"
+        let label = "splash '\(LaunchText.escaped(id))'"
         func fail(_ reason: String) -> Result<SplashEntry, Problem> { .failure(Problem(label: label, reason: reason)) }
         guard let startText = fields["startDateTime"]?.string else { return fail("no \"startDateTime\"") }
-        guard let start = ISO8601Date.parse(startText) else { return fail("startDateTime '\(startText)' is not an ISO 8601 date") }
+        guard let start = ISO8601Date.parse(startText) else { return fail("startDateTime '\(LaunchText.escaped(startText))' is not an ISO 8601 date") }
         guard let endText = fields["endDateTime"]?.string else { return fail("no \"endDateTime\"") }
-        guard let end = ISO8601Date.parse(endText) else { return fail("endDateTime '\(endText)' is not an ISO 8601 date") }
+        guard let end = ISO8601Date.parse(endText) else { return fail("endDateTime '\(LaunchText.escaped(endText))' is not an ISO 8601 date") }
         guard end > start else { return fail("endDateTime \(endText) is not after startDateTime \(startText)") }
         guard let assetText = fields["assetUrl"]?.string, !assetText.trimmingCharacters(in: .whitespaces).isEmpty else {
             return fail("no \"assetUrl\"")
         }
-        guard let resolved = URLResolver.resolve(assetText, against: base) else { return fail("assetUrl '\(assetText)' is not a URL") }
+        let shownAsset = LaunchText.escaped(assetText)
+        guard let resolved = URLResolver.resolve(assetText, against: base) else { return fail("assetUrl '\(shownAsset)' is not a URL") }
         do {
             _ = try policy.check(resolved.absoluteString)
         } catch let error as ReelError {
-            return fail("assetUrl '\(assetText)': \(error.message)")
+            return fail("assetUrl '\(shownAsset)': \(LaunchText.escaped(error.message))")
         } catch {
-            return fail("assetUrl '\(assetText)': \(error)")
+            return fail("assetUrl '\(shownAsset)': \(LaunchText.escaped("\(error)"))")
         }
         var interval = 0.0
         if let value = fields["displayTimeInterval"], value != .null {
-            guard let minutes = value.number, minutes.isFinite, minutes >= 0 else {
+            guard let minutes = Self.number(value), minutes.isFinite, minutes >= 0 else {
                 return fail("displayTimeInterval \(JSONWriter.compact(value)) is not a number of minutes (0 or more)")
             }
             interval = minutes
         }
         var priority: Int?
         if let value = fields["priority"], value != .null {
-            guard let number = value.number, number.isFinite, number == number.rounded(), abs(number) < 1e15 else {
+            guard let number = Self.number(value), number.isFinite, number == number.rounded(), abs(number) < 1e15 else {
                 return fail("priority \(JSONWriter.compact(value)) is not an integer")
             }
             priority = Int(number)
@@ -110,5 +113,34 @@ public enum SplashConfigurationParser {
         let name = fields["name"]?.string ?? id
         return .success(SplashEntry(id: id, name: name, start: start, end: end, assetURL: resolved.absoluteString,
                                     displayIntervalMinutes: interval, priority: priority))
+    }
+
+    /// A number, or a string holding one in decimal (`"600"`, `"0.5"`, `" 2 "`): what a service
+    /// writes in a field the seed documents as text. Anything else (`"ten"`, `"0x10"`, `"inf"`)
+    /// is nil.
+    static func number(_ value: JSONValue) -> Double? {
+        if let number = value.number { return number }
+        guard let text = value.string?.trimmingCharacters(in: .whitespaces), (1...64).contains(text.utf8.count) else { return nil }
+        var rest = Array(text.utf8)[...]
+        func sign() { if let first = rest.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { rest.removeFirst() } }
+        func digits() -> Int {
+            var count = 0
+            while let first = rest.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) { rest.removeFirst(); count += 1 }
+            return count
+        }
+        sign()
+        var count = digits()
+        if rest.first == UInt8(ascii: ".") {
+            rest.removeFirst()
+            count += digits()
+        }
+        guard count > 0 else { return nil }
+        if let first = rest.first, first == UInt8(ascii: "e") || first == UInt8(ascii: "E") {
+            rest.removeFirst()
+            sign()
+            guard digits() > 0 else { return nil }
+        }
+        guard rest.isEmpty else { return nil }
+        return Double(text)
     }
 }

@@ -5,7 +5,9 @@ import ReelNet
 
 extension LaunchStateFolder {
     /// Opens the state: makes the folders, opens the database (a corrupt one is replaced by an
-    /// empty one after a warning), parses the cached configuration again, checks every cached
+    /// empty one after a warning; rows that do not decode are removed after one warning; an asset
+    /// whose check never finished is refused after a warning), parses the cached configuration
+    /// again, checks every cached
     /// asset file against its row (length and XXH64; a missing or damaged one is forgotten and
     /// downloaded again) and removes asset files no row names. A folder or database that cannot
     /// be used gives one warning and a state in memory. Blocking: call it from a pool thread.
@@ -36,13 +38,27 @@ extension LaunchStateFolder {
             logger.warning("launch state kept in memory: \(error)")
             return OpenedLaunchState()
         }
+        if !stored.damaged.isEmpty {
+            let count = stored.damaged.count
+            let shown = stored.damaged.prefix(3).map { "\($0.table): \($0.problem)" }.joined(separator: "; ")
+            logger.warning("launch state '\(databasePath)' is damaged: \(count) row\(count == 1 ? "" : "s") did not decode (\(shown)\(count > 3 ? "; ..." : "")); \(count == 1 ? "it was" : "they were") removed")
+            do {
+                try store.remove(stored.damaged)
+            } catch {
+                logger.warning("launch state: \(error)")
+            }
+        }
         var opened = OpenedLaunchState(store: store, state: stored.state)
         if let saved = stored.configuration, let url = URL(string: saved.url) {
             opened.configuration = try? SplashConfigurationParser.parse(saved.body, url: url, fetchedAt: saved.fetchedAt).configuration
             opened.configurationDigest = XXHash64.hash(saved.body)
         }
         var changes = LaunchStateChanges()
+        for url in stored.interruptedChecks {
+            logger.warning("splash asset '\(LaunchText.escaped(url))' was being checked when the app ended (a crash or a kill): refused, and not checked again while it is configured")
+        }
         for asset in stored.assets {
+            if stored.interruptedChecks.contains(asset.url) { changes.upserts.append(asset) }
             if asset.status == .valid {
                 guard let name = asset.file, Self.isAssetName(name), let bytes = readAsset(name), bytes.count == asset.bytes,
                       XXHash64.hash(bytes) == asset.checksum else {

@@ -110,9 +110,12 @@ public struct LaunchStateFolder: Sendable {
         }
     }
 
-    /// The bytes of a cached asset, or nil when the file cannot be read.
+    /// The bytes of a cached asset, or nil when the file cannot be read or is larger than any
+    /// asset is read (`LottieRenderer.maxReadBytes`).
     func readAsset(_ name: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: assetPath(name)).map { Array($0) }
+        var info = stat()
+        guard stat(assetPath(name), &info) == 0, info.st_size <= LottieRenderer.maxReadBytes else { return nil }
+        return FileManager.default.contents(atPath: assetPath(name)).map { Array($0) }
     }
 
     /// Removes a cached asset file (a name of Reel's form only).

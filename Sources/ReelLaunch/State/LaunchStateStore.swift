@@ -12,7 +12,10 @@ import ReelCore
 ///     crash(seq INTEGER PRIMARY KEY AUTOINCREMENT, at REAL, sessionSeconds REAL)   the last 32
 ///     configuration(id INTEGER PRIMARY KEY CHECK (id = 1), url TEXT, fetchedAt REAL, body BLOB)
 ///     asset(url TEXT PRIMARY KEY, file TEXT NULL, bytes INTEGER, checksum INTEGER,
-///           status TEXT, problem TEXT, at REAL)                  status: valid, invalid, failed
+///           status TEXT, problem TEXT, at REAL)      status: valid, invalid, failed, checking
+///
+/// Values are read by storage class and decoded by `LaunchStateRows` (a row of the wrong type
+/// is damaged, never a trap) and written by its encoders.
 ///
 /// Blocking: used only from the `LaunchController`'s own thread (and while opening, a pool thread).
 final class LaunchStateStore: Sendable {
@@ -42,6 +45,12 @@ final class LaunchStateStore: Sendable {
                 } else if version != Self.schemaVersion || !tables.isSuperset(of: Self.tables) {
                     throw ReelError(.cacheCorrupt, "launch state '\(path)' has an unknown layout (version \(version))")
                 }
+                for (table, columns) in LaunchStateRows.columns {
+                    let present = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").compactMap { String.fromDatabaseValue($0["name"] as DatabaseValue) })
+                    guard present.isSuperset(of: columns) else {
+                        throw ReelError(.cacheCorrupt, "launch state '\(path)' has an unknown layout (table \(table) lacks \(columns.filter { !present.contains($0) }.joined(separator: ", ")))")
+                    }
+                }
             }
         } catch {
             throw Self.failure("opening", path, error)
@@ -64,47 +73,56 @@ final class LaunchStateStore: Sendable {
             """)
     }
 
-    /// Everything the database holds. Rows that do not decode are left out.
+    /// Everything the database holds, decoded by `LaunchStateRows` without trusting a value's
+    /// type or range: rows that do not decode are listed in `damaged` and left out.
     func load() throws -> StoredLaunchState {
         do {
             return try queue.read { db in
-                var stored = StoredLaunchState()
-                if let row = try Row.fetchOne(db, sql: "SELECT launches, lastEventAt, sessionStart, endedAt, crashGuardPending FROM lifecycle") {
-                    var lifecycle = LaunchLifecycle()
-                    lifecycle.launches = row[0]
-                    lifecycle.lastEventAt = (row[1] as Double?).map(Date.init(timeIntervalSince1970:))
-                    lifecycle.sessionStart = (row[2] as Double?).map(Date.init(timeIntervalSince1970:))
-                    lifecycle.endedAt = (row[3] as Double?).map(Date.init(timeIntervalSince1970:))
-                    lifecycle.crashGuardPending = row[4]
-                    stored.state.lifecycle = lifecycle
-                }
-                for row in try Row.fetchAll(db, sql: "SELECT splash, lastShown FROM display") {
-                    stored.state.lastDisplayed[row[0]] = Date(timeIntervalSince1970: row[1])
-                }
-                stored.state.crashes = try Row.fetchAll(db, sql: "SELECT at, sessionSeconds FROM crash ORDER BY seq DESC LIMIT \(LaunchState.crashesKept)")
-                    .reversed().map { CrashRecord(time: Date(timeIntervalSince1970: $0[0]), sessionSeconds: $0[1]) }
-                if let row = try Row.fetchOne(db, sql: "SELECT url, fetchedAt, body FROM configuration") {
-                    let body: Data = row[2]
-                    stored.configuration = StoredConfiguration(url: row[0], fetchedAt: Date(timeIntervalSince1970: row[1]), body: Array(body))
-                }
-                for row in try Row.fetchAll(db, sql: "SELECT url, file, bytes, checksum, status, problem, at FROM asset") {
-                    let checksum: Int64 = row[3]
-                    let problem: String = row[5]
-                    let at = Date(timeIntervalSince1970: row[6])
-                    let status: SplashAssetStatus
-                    switch row[4] as String {
-                    case "valid": status = .valid
-                    case "invalid": status = .invalid(problem)
-                    case "failed": status = .failed(problem, at: at)
-                    default: continue
+                var rows = LaunchStateRows()
+                for (table, columns) in LaunchStateRows.columns {
+                    let read = try Row.fetchAll(db, sql: "SELECT rowid, \(columns.joined(separator: ", ")) FROM \(table)").map { row in
+                        let values = (0..<row.count).map { Self.value(row[$0] as DatabaseValue) }
+                        let rowid: Int64 = if case .int(let id) = values.first { id } else { 0 }
+                        return LaunchStateRows.Row(rowid: rowid, values: Array(values.dropFirst()))
                     }
-                    stored.assets.append(StoredAsset(url: row[0], file: row[1], bytes: row[2], checksum: UInt64(bitPattern: checksum),
-                                                     status: status))
+                    switch table {
+                    case "lifecycle": rows.lifecycle = read
+                    case "display": rows.display = read
+                    case "crash": rows.crash = read
+                    case "configuration": rows.configuration = read
+                    default: rows.asset = read
+                    }
                 }
-                return stored
+                return rows.decode()
             }
         } catch {
             throw Self.failure("reading", path, error)
+        }
+    }
+
+    /// Removes rows that did not decode, in one transaction.
+    func remove(_ damaged: [DamagedRow]) throws {
+        guard !damaged.isEmpty else { return }
+        do {
+            try queue.write { db in
+                for row in damaged where LaunchStateRows.columns.contains(where: { $0.table == row.table }) {
+                    try db.execute(sql: "DELETE FROM \(row.table) WHERE rowid = ?", arguments: [row.rowid])
+                }
+            }
+        } catch {
+            throw Self.failure("repairing", path, error)
+        }
+    }
+
+    /// Records that the asset from `url` is being checked, before rlottie sees it: if the
+    /// process dies in the check, the next open finds the row so and refuses the asset.
+    func markChecking(_ url: String, bytes: Int, checksum: UInt64) throws {
+        do {
+            try queue.write { db in
+                try Self.insertAsset(db, LaunchStateRows.values(checking: url, bytes: bytes, checksum: checksum))
+            }
+        } catch {
+            throw Self.failure("writing", path, error)
         }
     }
 
@@ -117,42 +135,60 @@ final class LaunchStateStore: Sendable {
                     try db.execute(sql: """
                         INSERT OR REPLACE INTO lifecycle (id, launches, lastEventAt, sessionStart, endedAt, crashGuardPending)
                         VALUES (1, ?, ?, ?, ?, ?)
-                        """, arguments: [lifecycle.launches, lifecycle.lastEventAt?.timeIntervalSince1970,
-                                         lifecycle.sessionStart?.timeIntervalSince1970, lifecycle.endedAt?.timeIntervalSince1970,
-                                         lifecycle.crashGuardPending])
+                        """, arguments: Self.arguments(LaunchStateRows.values(lifecycle)))
                 }
                 for display in changes.displays {
                     try db.execute(sql: "INSERT OR REPLACE INTO display (splash, lastShown) VALUES (?, ?)",
-                                   arguments: [display.splash, display.at.timeIntervalSince1970])
+                                   arguments: Self.arguments(LaunchStateRows.values(display: display.splash, at: display.at)))
                 }
                 for crash in changes.crashes {
-                    try db.execute(sql: "INSERT INTO crash (at, sessionSeconds) VALUES (?, ?)",
-                                   arguments: [crash.time.timeIntervalSince1970, crash.sessionSeconds])
+                    try db.execute(sql: "INSERT INTO crash (at, sessionSeconds) VALUES (?, ?)", arguments: Self.arguments(LaunchStateRows.values(crash)))
                 }
                 if !changes.crashes.isEmpty {
                     try db.execute(sql: "DELETE FROM crash WHERE seq <= (SELECT max(seq) FROM crash) - ?", arguments: [LaunchState.crashesKept])
                 }
                 if let configuration = changes.configuration {
                     try db.execute(sql: "INSERT OR REPLACE INTO configuration (id, url, fetchedAt, body) VALUES (1, ?, ?, ?)",
-                                   arguments: [configuration.url, configuration.fetchedAt.timeIntervalSince1970, Data(configuration.body)])
+                                   arguments: Self.arguments(LaunchStateRows.values(configuration)))
                 }
                 for url in changes.deletes {
                     try db.execute(sql: "DELETE FROM asset WHERE url = ?", arguments: [url])
                 }
                 for asset in changes.upserts {
-                    let (status, problem, at): (String, String, Double) = switch asset.status {
-                    case .valid: ("valid", "", 0)
-                    case .invalid(let problem): ("invalid", problem, 0)
-                    case .failed(let problem, let at): ("failed", problem, at.timeIntervalSince1970)
-                    }
-                    try db.execute(sql: """
-                        INSERT OR REPLACE INTO asset (url, file, bytes, checksum, status, problem, at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """, arguments: [asset.url, asset.file, asset.bytes, Int64(bitPattern: asset.checksum), status, problem, at])
+                    try Self.insertAsset(db, LaunchStateRows.values(asset))
                 }
             }
         } catch {
             throw Self.failure("writing", path, error)
         }
+    }
+
+    private static func insertAsset(_ db: Database, _ values: [SQLiteValue]) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO asset (url, file, bytes, checksum, status, problem, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       arguments: arguments(values))
+    }
+
+    /// A value as GRDB reads it, by storage class: never a conversion that can fail.
+    private static func value(_ value: DatabaseValue) -> SQLiteValue {
+        switch value.storage {
+        case .null: .null
+        case .int64(let number): .int(number)
+        case .double(let number): .real(number)
+        case .string(let text): .text(text)
+        case .blob(let data): .blob(Array(data))
+        }
+    }
+
+    private static func arguments(_ values: [SQLiteValue]) -> StatementArguments {
+        StatementArguments(values.map { value -> DatabaseValue in
+            switch value {
+            case .null: .null
+            case .int(let number): number.databaseValue
+            case .real(let number): number.databaseValue
+            case .text(let text): text.databaseValue
+            case .blob(let bytes): Data(bytes).databaseValue
+            }
+        })
     }
 
     func close() {
