@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "ReelReport", targets: ["ReelReport"]),
         .library(name: "ReelSim", targets: ["ReelSim"]),
         .library(name: "ReelHarness", targets: ["ReelHarness"]),
+        .library(name: "ReelSplash", targets: ["ReelSplash"]),
         .library(name: "ReelLaunch", targets: ["ReelLaunch"]),
     ],
     dependencies: [
@@ -139,12 +140,23 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // Launch splashes and the loading animation: the launch policy, its state, and Lottie
-        // assets checked and drawn with rlottie.
+        // The launch's decisions and assets, without I/O but rlottie: the launch policy, the
+        // splash configuration, the stored state's rows, Lottie assets checked and drawn.
+        .target(
+            name: "ReelSplash",
+            dependencies: [
+                "ReelCore", "ReelManifest", "CRLottie",
+                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // What the app shows at launch, performed: the launch controller, the state in SQLite,
+        // fetching splash assets.
         .target(
             name: "ReelLaunch",
             dependencies: [
-                "ReelCore", "ReelManifest", "ReelNet", "CRLottie",
+                "ReelCore", "ReelManifest", "ReelNet", "ReelSplash",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -166,7 +178,7 @@ let package = Package(
             name: "reel",
             dependencies: [
                 "ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelServer", "ReelEngine", "ReelReport",
-                "ReelSim", "ReelHarness", "ReelLaunch",
+                "ReelSim", "ReelHarness", "ReelSplash", "ReelLaunch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
@@ -199,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "ReelLaunchTests",
             dependencies: [
-                "ReelLaunch", "ReelManifest", "ReelServer", "ReelTestSupport",
+                "ReelLaunch", "ReelSplash", "ReelManifest", "ReelServer", "ReelTestSupport",
                 .product(name: "Collections", package: "swift-collections"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSwift),

@@ -19,14 +19,14 @@ func fuzzTarget(_ name: String) -> Target {
         swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")])
 }
 
-/// A fuzz target of the launch module (rlottie, the launch state): it needs ReelLaunch too.
+/// A fuzz target of the launch decisions and assets (rlottie, the launch state): ReelSplash too.
 func launchFuzzTarget(_ name: String) -> Target {
     .executableTarget(
         name: name,
         dependencies: [
             "FuzzSupport", "LottieGenerator",
             .product(name: "ReelCore", package: "Reel"),
-            .product(name: "ReelLaunch", package: "Reel"),
+            .product(name: "ReelSplash", package: "Reel"),
         ],
         swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")])
 }

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import ReelCore
 import ReelLaunch
+import ReelManifest
 import ReelNet
+import ReelSplash
 
 /// `reel launch simulate`: replays lifecycle events through the launch policy and its state.
 struct LaunchCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import Foundation
 import OrderedCollections
 import ReelCore
 import ReelLaunch
+import ReelSplash
 
 /// How `reel launch simulate` prints a decision: one line for people, one JSON object for scripts.
 enum LaunchDecisionOutput {

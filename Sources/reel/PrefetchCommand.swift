@@ -5,6 +5,7 @@ import ReelNet
 
 #if canImport(Glibc)
 import Glibc
+import ReelManifest
 #endif
 
 struct PrefetchCommand: AsyncParsableCommand {

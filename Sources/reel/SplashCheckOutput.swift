@@ -2,6 +2,7 @@ import Foundation
 import OrderedCollections
 import ReelCore
 import ReelLaunch
+import ReelSplash
 
 /// How `reel splash check` prints a report: one line for people, one JSON object for scripts.
 enum SplashCheckOutput {

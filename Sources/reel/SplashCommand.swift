@@ -4,6 +4,7 @@ import ReelCore
 import ReelLaunch
 import ReelMedia
 import ReelNet
+import ReelSplash
 
 /// `reel splash check|render`: Lottie splash assets checked and drawn with rlottie.
 struct SplashCommand: AsyncParsableCommand {

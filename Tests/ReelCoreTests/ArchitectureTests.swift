@@ -15,15 +15,16 @@ struct ArchitectureTests {
         "ReelFeed": ["ReelCore"],
         "ReelNet": ["ReelCore", "ReelManifest", "CCurl", "CReelShims", "GRDB"],
         "ReelMedia": ["ReelCore", "ReelManifest", "ReelNet", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CReelShims"],
-        "ReelLaunch": ["ReelCore", "ReelManifest", "ReelNet", "CRLottie", "GRDB"],
-        "ReelEngine": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelLaunch"],
+        "ReelSplash": ["ReelCore", "ReelManifest", "CRLottie"],
+        "ReelLaunch": ["ReelCore", "ReelManifest", "ReelNet", "ReelSplash", "GRDB"],
+        "ReelEngine": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelSplash", "ReelLaunch"],
         "ReelReport": ["ReelCore", "ReelFeed", "ReelMedia", "ReelEngine"],
         "ReelServer": ["ReelCore", "NIOCore", "NIOPosix", "NIOHTTP1"],
         "ReelSim": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelServer"],
         "ReelHarness": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelReport", "ReelServer",
-                        "ReelSim", "ReelLaunch"],
+                        "ReelSim", "ReelSplash", "ReelLaunch"],
         "reel": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelReport", "ReelServer",
-                 "ReelSim", "ReelHarness", "ReelLaunch"],
+                 "ReelSim", "ReelHarness", "ReelSplash", "ReelLaunch"],
     ]
 
     /// Modules whose import is restricted to the layers `allowed` names.
@@ -81,6 +82,21 @@ struct ArchitectureTests {
             let block = manifest[start.upperBound..<end.lowerBound]
             #expect(!block.contains("ReelServer") && !block.contains("swift-nio") && !block.contains("ReelHarness"),
                     "\(target) depends on the simulator's side: \(block)")
+        }
+    }
+
+    /// The fuzzers link the pure modules only: no libcurl, no SQLite (the fuzz package builds in
+    /// CI's short pass, and a parser's fuzzer should not need a network stack).
+    @Test func theFuzzPackageLinksNeitherCurlNorGRDB() throws {
+        let fuzz = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fuzz/Package.swift"), encoding: .utf8)
+        let products = Set(fuzz.matches(of: /\.product\(name: "(\w+)", package: "Reel"\)/).map { String($0.output.1) })
+        #expect(!products.isEmpty)
+        let pure: Set<String> = ["ReelCore", "ReelManifest", "ReelFeed", "ReelSplash"]
+        #expect(products.isSubset(of: pure), "the fuzz package links \(products.subtracting(pure).sorted())")
+        // And those modules stay pure: none of them may import curl, SQLite or the network.
+        for module in pure {
+            let allowed = try #require(Self.allowed[module])
+            #expect(allowed.isDisjoint(with: ["CCurl", "GRDB", "ReelNet", "CReelShims"]), "\(module) may import \(allowed.sorted())")
         }
     }
 

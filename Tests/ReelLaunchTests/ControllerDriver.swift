@@ -3,6 +3,7 @@ import ReelCore
 import ReelLaunch
 import ReelNet
 import ReelServer
+import ReelSplash
 import ReelTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import ReelCore
 import ReelLaunch
 import ReelServer
+import ReelSplash
 import ReelTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelLaunch
+import ReelSplash
 import ReelServer
 import ReelTestSupport
 import Testing

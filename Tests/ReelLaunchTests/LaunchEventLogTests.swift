@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelLaunch
+import ReelSplash
 import Testing
 
 /// The events `reel launch simulate` replays: JSON lines of {t, event}, refused with the line.

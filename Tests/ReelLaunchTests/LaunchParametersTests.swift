@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelLaunch
+import ReelSplash
 import Testing
 
 /// `launch.*` through the configuration layers: the versioned splash flag against `app.version`,

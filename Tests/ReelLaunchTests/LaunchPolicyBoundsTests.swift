@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelLaunch
+import ReelSplash
 import Testing
 
 /// The launch policy against a hostile configuration and a wrong clock: downloads capped by count

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelLaunch
+import ReelSplash
 import Testing
 
 /// The launch rules, table-driven on a manual clock: each scenario is a scripted run with the

@@ -1,5 +1,6 @@
 import Foundation
 import ReelLaunch
+import ReelSplash
 import ReelTestSupport
 
 /// The Lottie samples and splash configurations of `Samples/launch`.

@@ -1,5 +1,6 @@
 import Foundation
 import ReelLaunch
+import ReelSplash
 import Testing
 
 /// One scripted run of the launch policy for the table-driven tests: the configuration the

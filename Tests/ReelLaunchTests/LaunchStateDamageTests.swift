@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ReelCore
 import ReelNet
+import ReelSplash
 import ReelTestSupport
 import Testing
 @testable import ReelLaunch

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelNet
+import ReelSplash
 import ReelTestSupport
 import Testing
 @testable import ReelLaunch

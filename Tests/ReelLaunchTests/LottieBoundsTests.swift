@@ -2,6 +2,7 @@ import Foundation
 import OrderedCollections
 import ReelCore
 import ReelLaunch
+import ReelSplash
 import Testing
 
 /// Lottie documents that are small but cost rlottie gigabytes or forever: refused by what drawing

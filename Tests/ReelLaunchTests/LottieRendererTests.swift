@@ -2,6 +2,7 @@ import Foundation
 import OrderedCollections
 import ReelCore
 import ReelLaunch
+import ReelSplash
 import Testing
 
 /// Splash assets checked and drawn with rlottie: the samples' verdicts, the limits at their

@@ -3,6 +3,7 @@ import ReelCore
 import ReelLaunch
 import ReelManifest
 import ReelNet
+import ReelSplash
 import Testing
 
 /// Drives a `LaunchPolicy` through a scripted run on a `ManualClock`: each event happens at the

@@ -2,6 +2,7 @@ import Foundation
 import OrderedCollections
 import ReelCore
 import ReelLaunch
+import ReelSplash
 import Testing
 
 /// Assets checked in a child process (`ChildProcessAssetChecker`, the built `reel` as the child):

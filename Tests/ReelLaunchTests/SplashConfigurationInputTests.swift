@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelLaunch
+import ReelSplash
 import Testing
 
 /// The splash configuration as services really write it: numbers as strings (the seed documents

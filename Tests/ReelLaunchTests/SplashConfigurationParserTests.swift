@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelLaunch
+import ReelSplash
 import Testing
 
 /// Reading the splash configuration: good splashes kept, bad ones skipped with a warning naming

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 import ReelNet
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import FuzzSupport
 import LottieGenerator
 import ReelCore
-import ReelLaunch
+import ReelSplash
 
 /// The launch state's rows, as a damaged or hostile database could hold them: the bytes choose
 /// rows of every table, each value of any storage class (text in `launches`, a blob id,

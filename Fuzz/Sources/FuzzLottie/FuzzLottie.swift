@@ -2,7 +2,7 @@ import Foundation
 import FuzzSupport
 import LottieGenerator
 import ReelCore
-import ReelLaunch
+import ReelSplash
 
 /// Lottie splash assets, structure-aware: the bytes choose a document (`LottieGenerator`), which
 /// goes through the whole check, rlottie included, in this process, under libFuzzer's own

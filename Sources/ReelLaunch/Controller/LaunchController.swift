@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ReelCore
 import ReelNet
+import ReelSplash
 
 /// Decides what the app shows at launch and on foreground, and keeps the splashes it may show
 /// ready: the executor of `LaunchPolicy` (read it for the rules).

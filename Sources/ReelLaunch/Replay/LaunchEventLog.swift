@@ -3,6 +3,7 @@ import OrderedCollections
 import ReelCore
 import ReelManifest
 import ReelNet
+import ReelSplash
 
 /// Lifecycle events as JSON lines, `{"t": "2026-11-27T08:00:00Z", "event": "launch"}` (`event`:
 /// launch, foreground, background or crash; `t` an ISO 8601 date, UTC unless it says otherwise),

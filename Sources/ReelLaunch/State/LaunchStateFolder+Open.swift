@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ReelCore
 import ReelNet
+import ReelSplash
 
 extension LaunchStateFolder {
     /// Opens the state: makes the folders, opens the database (a corrupt one is replaced by an

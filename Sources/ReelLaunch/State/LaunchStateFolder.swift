@@ -4,6 +4,7 @@ import ReelNet
 
 #if canImport(Glibc)
 import Glibc
+import ReelSplash
 #endif
 
 /// The launch state's folder and the only files Reel makes in it:
@@ -125,9 +126,7 @@ public struct LaunchStateFolder: Sendable {
     }
 
     /// `<16 hex>.json`.
-    static func isAssetName(_ name: String) -> Bool {
-        name.count == 21 && name.hasSuffix(".json") && name.prefix(16).allSatisfy(\.isHexDigit)
-    }
+    static func isAssetName(_ name: String) -> Bool { StoredAsset.isFileName(name) }
 
     /// `<16 hex>.json.tmp`.
     static func isTemporaryName(_ name: String) -> Bool {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ReelCore
+import ReelSplash
 
 /// The launch state's database: one SQLite file (GRDB) in WAL mode with `synchronous = NORMAL`,
 /// as the cache index, so a committed transaction survives a crash or SIGKILL of the process.

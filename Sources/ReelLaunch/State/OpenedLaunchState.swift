@@ -1,3 +1,4 @@
+import ReelSplash
 /// The launch state as opened: the database (nil when it cannot be used, and the state then
 /// lives in memory for this process), what it holds for the policy, and the cached asset files.
 struct OpenedLaunchState: Sendable {

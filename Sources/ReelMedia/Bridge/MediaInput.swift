@@ -4,6 +4,7 @@ import CAVUtil
 import CReelShims
 import Foundation
 import ReelCore
+import ReelManifest
 import ReelNet
 
 /// A demuxer reading through Reel's data sources: the top-level input is an `AVIOContext` Reel

@@ -1,6 +1,6 @@
 import Foundation
 import ReelCore
-import ReelNet
+import ReelManifest
 
 /// The launch policy's settings, from `launch.*` (and `app.version` through the splash flag).
 public struct LaunchParameters: Sendable, Hashable {

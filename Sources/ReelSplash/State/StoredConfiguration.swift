@@ -1,3 +1,4 @@
+import ReelCore
 import Foundation
 
 /// The last splash configuration fetched: its URL, when, and its bytes as served (parsed again

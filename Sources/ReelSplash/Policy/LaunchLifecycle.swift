@@ -1,3 +1,4 @@
+import ReelCore
 import Foundation
 
 /// Where the app stands in its life, as the launch policy last saw it: persisted after every

@@ -1,3 +1,4 @@
+import ReelCore
 import CRLottie
 
 /// An rlottie animation parsed from a document: the one owner of its `Lottie_Animation`, destroyed

@@ -1,3 +1,4 @@
+import ReelCore
 import Foundation
 
 /// Dates, durations, sizes and names in the launch decisions' detail lines and warnings.

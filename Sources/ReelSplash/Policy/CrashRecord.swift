@@ -1,3 +1,4 @@
+import ReelCore
 import Foundation
 
 /// A crash and how long its session had lasted (from the last launch or foreground).

@@ -1,3 +1,4 @@
+import ReelCore
 import Foundation
 
 /// The launch state's rows as SQLite returns them, and their decoding: a pure function over
@@ -26,7 +27,7 @@ public struct LaunchStateRows: Sendable, Hashable {
     public init() {}
 
     /// The columns read from each table, in order.
-    static let columns: [(table: String, columns: [String])] = [
+    package static let columns: [(table: String, columns: [String])] = [
         ("lifecycle", ["launches", "lastEventAt", "sessionStart", "endedAt", "crashGuardPending"]),
         ("display", ["splash", "lastShown"]),
         ("crash", ["at", "sessionSeconds"]),
@@ -82,7 +83,7 @@ public struct LaunchStateRows: Sendable, Hashable {
             attempt(row, "asset", &damaged) { reader in
                 let url = try reader.text("url")
                 let file = try reader.optionalText("file")
-                if let file, !LaunchStateFolder.isAssetName(file) { throw reader.problem("file", "is not an asset file name") }
+                if let file, !StoredAsset.isFileName(file) { throw reader.problem("file", "is not an asset file name") }
                 let bytes = Int(try reader.integer("bytes", in: 0...Self.largestAsset))
                 let checksum = UInt64(bitPattern: try reader.integer("checksum", in: Int64.min...Int64.max))
                 let statusText = try reader.text("status")
@@ -188,24 +189,24 @@ public struct LaunchStateRows: Sendable, Hashable {
 
     // MARK: Encoding
 
-    static func values(_ lifecycle: LaunchLifecycle) -> [SQLiteValue] {
+    package static func values(_ lifecycle: LaunchLifecycle) -> [SQLiteValue] {
         [.int(Int64(lifecycle.launches)), time(lifecycle.lastEventAt), time(lifecycle.sessionStart), time(lifecycle.endedAt),
          .int(lifecycle.crashGuardPending ? 1 : 0)]
     }
 
-    static func values(display splash: String, at: Date) -> [SQLiteValue] {
+    package static func values(display splash: String, at: Date) -> [SQLiteValue] {
         [.text(splash), time(at)]
     }
 
-    static func values(_ crash: CrashRecord) -> [SQLiteValue] {
+    package static func values(_ crash: CrashRecord) -> [SQLiteValue] {
         [time(crash.time), .real(crash.sessionSeconds)]
     }
 
-    static func values(_ configuration: StoredConfiguration) -> [SQLiteValue] {
+    package static func values(_ configuration: StoredConfiguration) -> [SQLiteValue] {
         [.text(configuration.url), time(configuration.fetchedAt), .blob(configuration.body)]
     }
 
-    static func values(_ asset: StoredAsset) -> [SQLiteValue] {
+    package static func values(_ asset: StoredAsset) -> [SQLiteValue] {
         let (status, problem, at): (String, String, Double) = switch asset.status {
         case .valid: ("valid", "", 0)
         case .invalid(let problem): ("invalid", problem, 0)
@@ -217,7 +218,7 @@ public struct LaunchStateRows: Sendable, Hashable {
 
     /// The row of an asset being checked: if the process ends before the check does, the next
     /// open finds it so and refuses the asset.
-    static func values(checking url: String, bytes: Int, checksum: UInt64) -> [SQLiteValue] {
+    package static func values(checking url: String, bytes: Int, checksum: UInt64) -> [SQLiteValue] {
         [.text(url), .null, .int(Int64(bytes)), .int(Int64(bitPattern: checksum)), .text("checking"), .text(""), .real(0)]
     }
 

@@ -2,7 +2,6 @@ import Foundation
 import OrderedCollections
 import ReelCore
 import ReelManifest
-import ReelNet
 
 /// Reads a splash configuration, `{"holidaySplash": [{"name", "id", "startDateTime",
 /// "endDateTime", "assetUrl", "displayTimeInterval", "priority"}]}`. A document that is not such

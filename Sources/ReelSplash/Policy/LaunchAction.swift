@@ -1,3 +1,4 @@
+import ReelCore
 import Foundation
 
 /// What the launch policy asks its executor to do: background work (never awaited by a

@@ -1,3 +1,4 @@
+import ReelCore
 import Foundation
 
 /// The launch rules as a pure state machine: lifecycle events in (with their wall-clock time),

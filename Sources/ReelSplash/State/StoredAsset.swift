@@ -16,4 +16,9 @@ public struct StoredAsset: Sendable, Hashable {
         self.checksum = checksum
         self.status = status
     }
+
+    /// Whether `name` has the form of an asset file's name: `<16 hex>.json`.
+    package static func isFileName(_ name: String) -> Bool {
+        name.count == 21 && name.hasSuffix(".json") && name.prefix(16).allSatisfy(\.isHexDigit)
+    }
 }

@@ -1,3 +1,4 @@
+import ReelCore
 import Foundation
 
 /// Everything the launch policy remembers across processes, besides the splash configuration

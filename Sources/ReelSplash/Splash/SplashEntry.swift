@@ -1,3 +1,4 @@
+import ReelCore
 import Foundation
 
 /// One splash of the configuration: an animation shown in a date window, at most once per

@@ -1,3 +1,4 @@
+import ReelCore
 import Foundation
 
 /// What the launch state knows of one asset URL. An asset the state does not know is not cached.

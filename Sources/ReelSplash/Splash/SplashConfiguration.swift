@@ -1,3 +1,4 @@
+import ReelCore
 import Foundation
 
 /// The splashes a configuration lists (the valid ones), where it came from and when it was

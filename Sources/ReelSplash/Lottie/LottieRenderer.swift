@@ -1,6 +1,5 @@
 import Foundation
 import ReelCore
-import ReelNet
 
 /// Checks and draws Lottie assets with rlottie in this process, on a thread of its own: every
 /// rlottie call (parse, render) is blocking C work, kept off the cooperative pool, and one

@@ -1,3 +1,4 @@
+import ReelCore
 import Foundation
 
 /// One moment in the app's life that the launch policy hears about, with its wall-clock time.
