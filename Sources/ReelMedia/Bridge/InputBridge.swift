@@ -17,12 +17,12 @@ final class InputBridge {
     let policy: URLPolicy
     let log: RequestLog
     /// What each known URL is (from Reel's own manifest model); unknown URLs count as segments.
-    var kinds: [String: ResourceKind] = [:]
+    let kinds: [String: ResourceKind]
     /// Playlists Reel wrote itself, answered from memory.
-    var virtualResources: [String: [UInt8]] = [:]
+    let virtualResources: [String: [UInt8]]
     /// The play's variant choice per segment: maps Reel-owned segment names to real segments
     /// when the play switches variants, and records every segment opened.
-    var adaptive: ABRController?
+    let adaptive: ABRController?
     private(set) var errors: [ReelError] = []
     /// Fetches of media (segments, init sections, keys) that failed for good, after the
     /// transfer's retries and any other variant: the media they held is missing from the play.
@@ -31,15 +31,21 @@ final class InputBridge {
     /// When the play's fetches have failed long enough, in a row, to end it.
     private let budget: BudgetKeeper
     /// The play's input, named in errors about what it led to (a segment that is not media).
-    var input: URL?
+    let input: URL?
 
-    init(factory: any DataSourceFactory, cancellation: Cancellation, policy: URLPolicy, log: RequestLog,
-         budget: FailureBudget = FailureBudget(NetworkOptions())) {
+    /// A bridge for the play of `input` as `resolved` describes it (the kinds of its URLs, the
+    /// playlists Reel wrote, its variant choice), reading through `factory`.
+    init(factory: any DataSourceFactory, cancellation: Cancellation, input: URL, resolved: ResolvedInput, log: RequestLog,
+         budget: FailureBudget = FailureBudget(NetworkOptions()), adaptive: Bool = true) {
         self.factory = factory
         self.cancellation = cancellation
-        self.policy = policy
+        self.policy = .forTopLevel(input)
         self.log = log
         self.budget = BudgetKeeper(budget, cancellation: cancellation)
+        self.kinds = resolved.kinds
+        self.virtualResources = resolved.virtualResources
+        self.adaptive = adaptive ? resolved.adaptive : nil
+        self.input = input
     }
 
     func recordError(_ error: ReelError) {
@@ -213,10 +219,11 @@ private final class BudgetKeeper: Sendable {
         if case .giveUp = verdict { cancellation.cancel() }
     }
 
+    /// Looks at the budget again at `deadline`: a task that only sleeps, then takes a lock.
     private func scheduleCheck(at deadline: Duration) {
         let wait = max(.zero, deadline - now)
-        let nanoseconds = Int(wait.components.seconds) * 1_000_000_000 + Int(wait.components.attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        Task { [weak self] in
+            try? await Task.sleep(for: wait)
             guard let self else { return }
             let now = self.now
             self.act(on: self.budget.withLock { $0.deadlinePassed(now: now) })

@@ -37,12 +37,8 @@ struct MediaOpener {
         timeline.manifestDone = .now
 
         // Open: the demuxer reads the playlist and opens the first segment through the bridge.
-        let bridge = InputBridge(factory: factory, cancellation: cancellation, policy: .forTopLevel(url), log: log,
+        let bridge = InputBridge(factory: factory, cancellation: cancellation, input: url, resolved: resolved, log: log,
                                  budget: failureBudget)
-        bridge.kinds = resolved.kinds
-        bridge.virtualResources = resolved.virtualResources
-        bridge.adaptive = resolved.adaptive
-        bridge.input = url
         var opening = resolved
         var deferred: DeferredAudio?
         if deferAudio, let video = resolved.videoPlaylistURL, let videoURL = URL(string: video),
@@ -85,11 +81,8 @@ struct MediaOpener {
     /// Opens the audio playlist Reel wrote for `resolved` as an input of its own, through a bridge
     /// like the video's (same sources, log and cancellation). Blocking: the playback's thread.
     func openAudio(_ audio: DeferredAudio) throws -> (MediaInput, MediaInput.Stream)? {
-        let bridge = InputBridge(factory: factory, cancellation: cancellation, policy: .forTopLevel(audio.topLevel), log: log,
-                                 budget: failureBudget)
-        bridge.kinds = audio.resolved.kinds
-        bridge.virtualResources = audio.resolved.virtualResources
-        bridge.input = audio.topLevel
+        let bridge = InputBridge(factory: factory, cancellation: cancellation, input: audio.topLevel, resolved: audio.resolved,
+                                 log: log, budget: failureBudget, adaptive: false)
         guard let url = URL(string: audio.url) else { return nil }
         var resolved = audio.resolved
         resolved.url = url
