@@ -7,7 +7,7 @@ import ReelNet
 import ReelTestSupport
 import Testing
 
-/// The launch window: while the animation shows, the session fetches the first page's first
+/// The launch window (simulated: the coordinator's decisions in virtual time): while the animation shows, the session fetches the first page's first
 /// videos (with `launch.warmFeed`), and the feed (pages, visibility, plays) starts after it.
 @Suite("Feed session launch window")
 struct FeedSessionLaunchTests {
@@ -19,7 +19,7 @@ struct FeedSessionLaunchTests {
         // Long enough that a test machine busy with other suites still gets the page and the
         // requests in before the feed shows.
         let window = 4.0
-        let run = try await FeedSessionTests.run(trace: Self.still, launchSeconds: window)
+        let run = try await FeedSessionTests.run(trace: Self.still, launchSeconds: window, engine: .simulate)
         let events = run.result.events
         #expect(FeedSessionTests.violations(events, config: run.config).isEmpty)
         let firstPlay = try #require(events.compactMap { event -> (time: Double, start: SessionEvent.PlayStart)? in
@@ -43,7 +43,7 @@ struct FeedSessionLaunchTests {
     @Test("without warmFeed the window passes with nothing fetched, and the feed starts after it")
     func withoutWarmFeedNothingIsFetchedInTheWindow() async throws {
         let window = 1.0
-        let run = try await FeedSessionTests.run(trace: Self.still, settings: ["launch.warmFeed=false"], launchSeconds: window)
+        let run = try await FeedSessionTests.run(trace: Self.still, settings: ["launch.warmFeed=false"], launchSeconds: window, engine: .simulate)
         let events = run.result.events
         #expect(!events.contains { if case .prefetchQueued = $0.kind { $0.time < window } else { false } })
         let firstPlay = try #require(events.first { if case .playStart = $0.kind { true } else { false } })

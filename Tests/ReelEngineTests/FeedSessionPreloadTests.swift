@@ -8,7 +8,7 @@ import ReelServer
 import ReelTestSupport
 import Testing
 
-/// Preload in a real session: a fling is seen coming to rest, the cards where it lands are
+/// Preload in a session (simulated: the coordinator's decisions in virtual time): a fling is seen coming to rest, the cards where it lands are
 /// asked for before it rests, and the play there finds its card prepared; the summary says how
 /// far each played card had got and where prefetch's bytes went.
 @Suite("Feed session preload")
@@ -35,7 +35,7 @@ struct FeedSessionPreloadTests {
         let (trace, rest) = Self.flingTrace(restBefore: flingStart)
         // Media for one screen ahead at rest (the default reaches three, where this fling lands),
         // so the landing card needs the prediction to be asked for its media.
-        let run = try await FeedSessionTests.run(trace: trace, settings: ["preload.mediaScreens=1"])
+        let run = try await FeedSessionTests.run(trace: trace, settings: ["preload.mediaScreens=1"], engine: .simulate)
         let events = run.result.events, summary = run.result.summary
         #expect(FeedSessionTests.violations(events, config: run.config).isEmpty)
         // The last play is the card the fling came to rest on (it may start while the fling is
@@ -71,7 +71,7 @@ struct FeedSessionPreloadTests {
     @Test("with preload off, prefetch follows the visibility ranges and the summary still adds up")
     func preloadOff() async throws {
         let (trace, _) = Self.flingTrace()
-        let run = try await FeedSessionTests.run(trace: trace, settings: ["preload.enabled=false"])
+        let run = try await FeedSessionTests.run(trace: trace, settings: ["preload.enabled=false"], engine: .simulate)
         let events = run.result.events, summary = run.result.summary
         #expect(FeedSessionTests.violations(events, config: run.config).isEmpty)
         #expect(events.contains { if case .prefetchQueued(let queued) = $0.kind { queued.category == .page } else { false } },

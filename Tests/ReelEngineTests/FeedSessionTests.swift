@@ -24,13 +24,23 @@ struct FeedSessionTests {
     /// One session on the simulator. Wifi by default: these tests check the session's logic,
     /// and a faster link keeps a loaded test machine's timing out of it (sweeps measure 4g and 3g);
     /// so does the patient low-speed window (a starved machine must not cut a healthy transfer).
+    /// `.simulate` runs the same coordinator in virtual time on models of the link, players and
+    /// cache (no server, no wall clock; `bill` is then empty).
     static func run(trace: ScrollTrace, settings: [String] = [], profile: NetworkProfile = .wifi,
-                    launchSeconds: Double = 0, catalog given: FeedCatalog? = nil) async throws -> Run {
-        try await withSampleServer(profile: profile) { server in
-            let origin = FeedOrigin.simulator(server)
-            let patient = "network.lowSpeedTimeMs=\(PatientNetwork.lowSpeedTimeMs)"
+                    launchSeconds: Double = 0, catalog given: FeedCatalog? = nil, engine: FeedRunEngine = .real) async throws -> Run {
+        let catalog = try given ?? FeedCatalog.load(path: PackagePaths.samples.appendingPathComponent("video-feed.json").path)
+        let patient = "network.lowSpeedTimeMs=\(PatientNetwork.lowSpeedTimeMs)"
+        if engine == .simulate {
+            let origin = try FeedOrigin.serve(path: PackagePaths.samples.path, profile: profile)
             let config = try ConfigResolver().resolve(origin.defaultLayers + [.assignments([patient] + settings)]).config
-            let catalog = try given ?? FeedCatalog.load(path: PackagePaths.samples.appendingPathComponent("video-feed.json").path)
+            var request = FeedRunRequest(catalog: catalog, trace: trace, origin: origin, launchSeconds: launchSeconds)
+            request.engine = .simulate
+            let result = try await FeedRun.run(request, config: config, title: "test")
+            return Run(result: result, bill: CDNBill(), config: config)
+        }
+        return try await withSampleServer(profile: profile) { server in
+            let origin = FeedOrigin.simulator(server)
+            let config = try ConfigResolver().resolve(origin.defaultLayers + [.assignments([patient] + settings)]).config
             let request = FeedRunRequest(catalog: catalog, trace: trace, origin: origin, launchSeconds: launchSeconds)
             let result = try await FeedRun.run(request, config: config, title: "test")
             return Run(result: result, bill: server.bill(), config: config)
@@ -48,16 +58,21 @@ struct FeedSessionTests {
         return PlayRulesChecker.check(events.compactMap(\.playFact), maxSimultaneous: limits, isLowEnd: config.device.isLowEnd)
     }
 
-    @Test("every bundled trace keeps the play rules, on a normal and on a low-end device",
-          arguments: ["browse", "fling", "carousel", "mixed"], [false, true])
-    func bundledTraces(name: String, lowEnd: Bool) async throws {
-        let run = try await Self.run(trace: try Self.bundled(name), settings: ["device.isLowEnd=\(lowEnd)"])
+    /// Every bundled trace on both devices in the simulation (the coordinator's rules in virtual
+    /// time), and the mixed one through the real engine (real players, cache and prefetch).
+    static let bundledCases: [(name: String, lowEnd: Bool, engine: FeedRunEngine)] =
+        ["browse", "fling", "carousel", "mixed"].flatMap { name in [false, true].map { (name, $0, FeedRunEngine.simulate) } }
+        + [("mixed", false, .real)]
+
+    @Test("every bundled trace keeps the play rules, on a normal and on a low-end device", arguments: bundledCases)
+    func bundledTraces(name: String, lowEnd: Bool, engine: FeedRunEngine) async throws {
+        let run = try await Self.run(trace: try Self.bundled(name), settings: ["device.isLowEnd=\(lowEnd)"], engine: engine)
         let events = run.result.events, summary = run.result.summary
         let violations = Self.violations(events, config: run.config)
         #expect(violations.isEmpty, "\(name) low-end \(lowEnd): \(violations.map(\.description))")
         let facts = events.compactMap(\.playFact)
         print("""
-            feed session \(name)\(lowEnd ? " low-end" : ""): \(events.count) events, \(facts.count) play facts, \
+            feed session \(name)\(lowEnd ? " low-end" : "") (\(engine.rawValue)): \(events.count) events, \(facts.count) play facts, \
             \(summary.plays) plays, TTFF p50 \(summary.ttffMs.p50 ?? .nan) ms p95 \(summary.ttffMs.p95 ?? .nan) ms, \
             within 50 ms \(summary.startedWithin50msRatio ?? .nan), CDN \(summary.cdn.requests) requests \(summary.cdn.bytes) B, \
             played \(summary.bytesPlayed) B, errors \(summary.errors)
@@ -65,7 +80,11 @@ struct FeedSessionTests {
         #expect(summary.errors == 0, "errors: \(events.filter { if case .error = $0.kind { true } else { false } }.map(\.json))")
         // Every unmounted card's player let its demuxer's thread go while the session still ran.
         let mounts = events.filter { if case .mount = $0.kind { true } else { false } }.count
-        #expect(summary.threads?.playersLeft == 0, "\(mounts) mounts left \(summary.threads?.playersLeft ?? -1) player threads")
+        if engine == .real {
+            #expect(summary.threads?.playersLeft == 0, "\(mounts) mounts left \(summary.threads?.playersLeft ?? -1) player threads")
+        } else {
+            #expect(summary.simulated == true)
+        }
         #expect(events.contains { if case .visibility = $0.kind { true } else { false } })
         #expect(events.contains { if case .fetch(let fetch) = $0.kind { fetch.origin == .thumbnail } else { false } })
         if name == "fling" {
