@@ -138,7 +138,10 @@ let package = Package(
         // a small support library (sample index, the built tool, the CDN simulator).
         .target(name: "ReelTestSupport", dependencies: ["ReelServer", "ReelNet", "ReelCore", .product(name: "Logging", package: "swift-log")], path: "Tests/Support", swiftSettings: strictSwift),
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"], swiftSettings: strictSwift),
-        .testTarget(name: "ReelNetTests", dependencies: ["ReelNet", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "ReelNetTests",
+            dependencies: ["ReelNet", "ReelServer", "ReelTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSwift),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelServerTests", dependencies: ["ReelServer", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(

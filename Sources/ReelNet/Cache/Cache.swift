@@ -23,6 +23,9 @@ public final class Cache: Sendable {
     /// Why the cache is off (folder not usable, index not openable, in use by another process),
     /// or nil when it works.
     public let disabledReason: String?
+    /// Why the cache was opened read-only (a full disk, a read-only folder), or nil: it serves
+    /// what it holds and stores nothing.
+    public let readOnlyReason: String?
     let path: String
     let state: Locked<State>
     let store: Locked<CacheIndexStore?>
@@ -42,7 +45,9 @@ public final class Cache: Sendable {
         var counters = CacheCounters()
         var countersDirty = false
         var nextGeneration: Int64 = 1
-        var writesEnabled = true
+        /// Why nothing new is stored (read-only, a write failed, the cache is off); nil while writes go on.
+        var writeFailure: String?
+        var writesEnabled: Bool { writeFailure == nil }
         var indexBytes: Int64 = 0
         /// Bytes in `tmp/` files being written: they count toward the cap while they grow.
         var temporaryBytes: Int64 = 0
@@ -59,13 +64,14 @@ public final class Cache: Sendable {
     /// Touches buffered before they are written out together.
     private static let touchBatch = 1024
 
-    init(directory: URL, maxBytes: Int64, disabledReason: String?, store: sending CacheIndexStore?,
-                 state: sending State, lockDescriptor: Int32, logger: Logger,
+    init(directory: URL, maxBytes: Int64, disabledReason: String?, readOnlyReason: String?,
+         store: sending CacheIndexStore?, state: sending State, lockDescriptor: Int32, logger: Logger,
          fileSystem: any CacheFileSystem = .posix) {
         self.directory = directory
         self.path = directory.path
         self.maxBytes = maxBytes
         self.disabledReason = disabledReason
+        self.readOnlyReason = readOnlyReason
         self.store = Locked(store)
         self.state = Locked(state)
         self.lockDescriptor = lockDescriptor
@@ -76,8 +82,12 @@ public final class Cache: Sendable {
     // Every commit block holds `self`, so by the time this runs the queue has nothing of ours left.
     deinit { close(drain: false) }
 
-    /// True when the cache stores and serves entries.
+    /// True when the cache serves entries (and stores them unless `writeFailure` says why not).
     public var isEnabled: Bool { disabledReason == nil }
+
+    /// Why the cache stores nothing new: opened read-only, a write failed (the first failure
+    /// stops writes for the process), or the cache is off. Nil while writes go on.
+    public var writeFailure: String? { state.withLock { $0.writeFailure } }
 
     // MARK: Lookup
 
@@ -241,8 +251,9 @@ public final class Cache: Sendable {
     func writeFailed(_ error: ReelError) {
         if error.code == .cacheFull { return }
         let first = state.withLock { state -> Bool in
-            defer { state.writesEnabled = false }
-            return state.writesEnabled
+            guard state.writesEnabled else { return false }
+            state.writeFailure = error.message
+            return true
         }
         if first { logger.warning("cache writes stopped: \(error.message); playing on without caching") }
     }
@@ -436,11 +447,14 @@ public final class Cache: Sendable {
                 }
                 return batch
             }
-            do {
-                try store.apply(batch)
-            } catch let error as ReelError {
-                writeFailed(error)
-            } catch {}
+            // A read-only index keeps its rows: what changed stays in memory.
+            if !store.isReadOnly {
+                do {
+                    try store.apply(batch)
+                } catch let error as ReelError {
+                    writeFailed(error)
+                } catch {}
+            }
             for file in batch.filesToRemove { CacheFiles.remove(CacheFiles.contentPath(path, file)) }
             let footprint = store.footprintBytes
             state.withLock { $0.indexBytes = footprint }
@@ -476,6 +490,29 @@ public final class Cache: Sendable {
         flush()
     }
 
+    /// Blocks until no transfer of `keys` is in flight and every seal and index write queued
+    /// before is done, so `holdsDurably` is final for them; throws `.cancelled` when
+    /// `cancellation` fires first.
+    @available(*, noasync, message: "blocks until the transfers settle")
+    func waitUntilSettled(_ keys: [String], cancellation: Cancellation) throws {
+        for key in keys {
+            while let transfer = state.withLock({ $0.inFlight[key] }) {
+                let wake = cancellation.onCancel { transfer.wake() }
+                defer { cancellation.removeHandler(wake) }
+                try transfer.waitUntilSettled(cancellation: cancellation)
+            }
+        }
+        commits.sync {}
+    }
+
+    /// True when `key` is cached whole and its row is in the index on disk, where a later
+    /// process finds it. After a failed write the index is asked, since rows may not have been written.
+    func holdsDurably(_ key: String) -> Bool {
+        guard let entry = peek(key), entry.isComplete else { return false }
+        guard writeFailure != nil else { return true }
+        return store.withLock { store in (try? store?.containsRow(key: key, file: entry.file)) ?? false }
+    }
+
     /// Writes what is pending, marks the cache closed cleanly and releases the folder. Blocking;
     /// safe to call more than once. Transfers still open are dropped (their files are temporary).
     public func close() {
@@ -493,8 +530,10 @@ public final class Cache: Sendable {
         flush()
         store.withLock { store in
             if let store {
-                try? store.setOpen(false)
-                store.checkpoint()
+                if !store.isReadOnly {
+                    try? store.setOpen(false)
+                    store.checkpoint()
+                }
                 store.close()
             }
             store = nil

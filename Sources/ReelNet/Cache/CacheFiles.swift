@@ -79,6 +79,24 @@ enum CacheFiles {
         }
     }
 
+    /// True for the causes that make a folder readable but not writable: a full disk or quota,
+    /// a read-only mount, missing permission.
+    static func meansNotWritable(_ code: Int32) -> Bool {
+        [ENOSPC, EDQUOT, EROFS, EACCES, EPERM].contains(code)
+    }
+
+    /// Why the file system holding `path` takes no writes, when it says so (SQLite's errors do
+    /// not): read-only, or no room left. Nil when neither shows.
+    static func writeHint(_ path: String) -> String? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        if info.f_flag & UInt(ST_RDONLY) != 0 { return "the file system is read-only" }
+        let free = Int64(clamping: info.f_bavail) * Int64(clamping: info.f_frsize)
+        if free == 0 { return "no space is left on the disk" }
+        if free < 1 << 20 { return "only \(free) bytes are free on the disk" }
+        return nil
+    }
+
     static func error(_ action: String, _ path: String, _ code: Int32 = errno) -> ReelError {
         ReelError(.cacheIO, "cannot \(action) '\(path)': \(reason(code))")
     }
@@ -142,6 +160,11 @@ enum CacheFiles {
 
     static func remove(_ path: String) {
         _ = unlink(path)
+    }
+
+    /// Removes `path`; throws when it exists and cannot be removed (a read-only folder).
+    static func removeOrThrow(_ path: String) throws {
+        guard unlink(path) == 0 || errno == ENOENT else { throw error("remove", path) }
     }
 
     /// Reads up to `count` bytes at `offset`; returns how many were read (0 at the end).

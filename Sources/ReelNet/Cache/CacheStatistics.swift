@@ -15,6 +15,8 @@ public struct CacheStatistics: Sendable, Hashable, Codable {
     /// False when the cache could not be used; `disabledReason` says why.
     public var enabled: Bool
     public var disabledReason: String?
+    /// Why the cache was opened read-only (a full disk, a read-only folder), or nil.
+    public var readOnlyReason: String?
 }
 
 /// What `Cache.verify` found: every entry's file re-read and its length and checksum checked.

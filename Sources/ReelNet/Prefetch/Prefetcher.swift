@@ -275,7 +275,8 @@ public actor Prefetcher {
             emit(id, entry.request, .failed(failure(result, entry), bytes: bytes, retrying: true))
         case .failed:
             counters.failed += 1
-            emit(id, entry.request, .failed(failure(result, entry), bytes: bytes, retrying: false))
+            emit(id, entry.request, .failed(failure(result, entry), bytes: bytes, retrying: false),
+                 notStored: result?.outcome?.notStored ?? [])
             forget(id)
         }
     }
@@ -292,9 +293,10 @@ public actor Prefetcher {
         if !ids.isEmpty { byVideo[url] = ids }
     }
 
-    private func emit(_ id: PrefetchRequestID, _ request: PrefetchRequest, _ kind: PrefetchEvent.Kind) {
+    private func emit(_ id: PrefetchRequestID, _ request: PrefetchRequest, _ kind: PrefetchEvent.Kind,
+                      notStored: [PrefetchOutcome.Item] = []) {
         continuation.yield(PrefetchEvent(id: id, videoURL: request.videoURL, tag: request.tag, category: request.category,
-                                         kind: kind))
+                                         kind: kind, notStored: notStored))
     }
 
     private func priority(_ category: PrefetchCategory, _ rank: Int) -> PrefetchPriority {
