@@ -33,7 +33,9 @@ struct CacheReadOnlyTests {
         let failures = try #require(summary["failures"] as? [[String: Any]])
         let failure = try #require(failures.first, "no failure listed: \(prefetch.stdout)")
         #expect(failure["code"] as? String == "cacheIO")
-        #expect((failure["message"] as? String ?? "").contains("No space left"), "\(failure)")
+        // The content file or the index row: whichever write met the full disk first.
+        let message = failure["message"] as? String ?? ""
+        #expect(message.contains("No space left") || message.contains("disk is full"), "\(failure)")
         let notStored = (failure["notStored"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String }
         #expect(notStored.last?.hasSuffix("seg_006.ts") == true, "\(notStored)")
         let stored = 7 - notStored.filter { $0.hasSuffix(".ts") }.count
@@ -45,7 +47,8 @@ struct CacheReadOnlyTests {
         #expect(play.status == 0, "\(play.stderr)")
         let rendition = try #require(sample.renditions.first)
         let expected = try CacheCLI.referenceFrames(rendition.reference, seconds: Double(2 * stored))
-        #expect(CacheCLI.hashes(play.stdout) == expected, "offline play of the \(stored) stored segments")
+        let frames = CacheCLI.hashes(play.stdout)
+        #expect(frames == expected, "offline play: \(frames.count) frames, the \(stored) stored segments hold \(expected.count); not stored: \(notStored); \(play.stderr)")
     }
 
     @Test func onAFullDiskTheCacheOpensReadOnlyAndClearFreesIt() async throws {

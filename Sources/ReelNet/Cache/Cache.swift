@@ -306,9 +306,10 @@ public final class Cache: Sendable {
     /// fsync and rename `writer`'s file; the entry to index, or nil when it is not kept.
     private func seal(_ writer: CacheWriter, transfer: InFlightTransfer, complete: Bool, totalLength: Int64?,
                       usedByPlayback: Bool) -> CacheEntry? {
-        let (budget, closed) = state.withLock { (maxBytes - $0.indexBytes, $0.indexClosed) }
-        // After `close` no row can be written, so a sealed file would be an orphan: drop it.
-        guard writer.length > 0, writer.length <= budget, !closed else {
+        let (budget, closed, writable) = state.withLock { (maxBytes - $0.indexBytes, $0.indexClosed, $0.writesEnabled) }
+        // After `close` no row can be written, so a sealed file would be an orphan: drop it. After
+        // a failed write nothing more is kept (what is stored stays a run from the first failure back).
+        guard writer.length > 0, writer.length <= budget, !closed, writable else {
             writer.abandon()
             return nil
         }
@@ -342,8 +343,8 @@ public final class Cache: Sendable {
                       durable: Bool = true) -> CacheEntry? {
         guard let writer = makeWriter(key: spec.cacheKey, kind: spec.kind) else { return nil }
         guard orAbandon(writer, { try writer.write(bytes) }) != nil else { return nil }
-        let budget = state.withLock { maxBytes - $0.indexBytes }
-        guard writer.length <= budget else {
+        let (budget, writable) = state.withLock { (maxBytes - $0.indexBytes, $0.writesEnabled) }
+        guard writer.length <= budget, writable else {
             writer.abandon()
             return nil
         }
@@ -434,10 +435,12 @@ public final class Cache: Sendable {
     }
 
     /// Writes the pending index changes in one transaction, then removes the files of deleted
-    /// entries (a row goes before its file, so a crash never leaves a row without a file).
+    /// entries (a row goes before its file, so a crash never leaves a row without a file). When
+    /// the transaction fails (a full disk), writes stop, and the entries whose rows it would have
+    /// added are dropped with their files: nothing is kept that the index does not name.
     func flush() {
-        store.withLock { store in
-            guard let store else { return }
+        let dropped = store.withLock { store -> [CacheEntry] in
+            guard let store else { return [] }
             let batch = state.withLock { state -> CacheIndexBatch in
                 var batch = state.pending
                 state.pending = CacheIndexBatch()
@@ -447,18 +450,43 @@ public final class Cache: Sendable {
                 }
                 return batch
             }
+            var dropped: [CacheEntry] = []
             // A read-only index keeps its rows: what changed stays in memory.
             if !store.isReadOnly {
                 do {
                     try store.apply(batch)
                 } catch let error as ReelError {
                     writeFailed(error)
+                    dropped = dropUnindexed(batch, store: store)
                 } catch {}
             }
-            for file in batch.filesToRemove { CacheFiles.remove(CacheFiles.contentPath(path, file)) }
+            for file in batch.filesToRemove + dropped.map(\.file) { CacheFiles.remove(CacheFiles.contentPath(path, file)) }
             let footprint = store.footprintBytes
             state.withLock { $0.indexBytes = footprint }
+            return dropped
         }
+        guard !dropped.isEmpty else { return }
+        let observers = state.withLock { Array($0.observers.values) }
+        for entry in dropped {
+            let event = CacheEvent.evicted(key: entry.key, bytes: entry.length, origin: entry.origin,
+                                           usedByPlayback: entry.usedByPlayback, reason: .unindexed)
+            for observer in observers { observer(event) }
+        }
+    }
+
+    /// The entries of a failed batch whose rows the index does not hold (new versions, not
+    /// updates of a row already there), taken out of the in-memory index. Under the `store` lock.
+    private func dropUnindexed(_ batch: CacheIndexBatch, store: CacheIndexStore) -> [CacheEntry] {
+        var dropped: [CacheEntry] = []
+        for case .upsert(let entry) in batch.operations {
+            guard (try? store.containsRow(key: entry.key, file: entry.file)) != true else { continue }
+            let removed = state.withLock { state -> CacheEntry? in
+                guard state.index.entry(entry.key)?.file == entry.file else { return nil }
+                return state.index.remove(entry.key)
+            }
+            if let removed { dropped.append(removed) }
+        }
+        return dropped
     }
 
     // MARK: Observers
@@ -490,17 +518,17 @@ public final class Cache: Sendable {
         flush()
     }
 
-    /// Blocks until no transfer of `keys` is in flight and every seal and index write queued
-    /// before is done, so `holdsDurably` is final for them; throws `.cancelled` when
-    /// `cancellation` fires first.
+    /// Blocks until the transfers of `keys` that have ended are settled and every seal and index
+    /// write queued before is done, so `holdsDurably` is final for what a reader read to its end;
+    /// throws `.cancelled` when `cancellation` fires first. A transfer still streaming (a new one,
+    /// which a paused player may hold for long) is not waited for.
     @available(*, noasync, message: "blocks until the transfers settle")
     func waitUntilSettled(_ keys: [String], cancellation: Cancellation) throws {
         for key in keys {
-            while let transfer = state.withLock({ $0.inFlight[key] }) {
-                let wake = cancellation.onCancel { transfer.wake() }
-                defer { cancellation.removeHandler(wake) }
-                try transfer.waitUntilSettled(cancellation: cancellation)
-            }
+            guard let transfer = state.withLock({ $0.inFlight[key] }), transfer.hasEnded else { continue }
+            let wake = cancellation.onCancel { transfer.wake() }
+            defer { cancellation.removeHandler(wake) }
+            try transfer.waitUntilSettled(cancellation: cancellation)
         }
         commits.sync {}
     }

@@ -50,24 +50,44 @@ final class CacheIndexStore {
     }
 
     /// Opens the index at `path` for reading only, for a folder that cannot be written (a full
-    /// disk, a read-only mount): as it is when SQLite can share its write-ahead log, else as an
-    /// immutable file (what the log holds beyond the database is not seen). Nothing is written.
+    /// disk, a read-only mount). Nothing is written through it. SQLite needs a writable
+    /// shared-memory file to read a write-ahead log, so three ways are tried in turn: a connection
+    /// in exclusive locking mode, which keeps that index in memory (a full disk: the log a crash
+    /// left is read); a read-only connection (a read-only mount whose log files exist); the file
+    /// as immutable (a read-only mount after a clean close, when there is no log).
     init(readOnlyAt path: String) throws {
         self.path = path
         isReadOnly = true
-        var configuration = Configuration()
-        configuration.label = "reel.cache.index"
-        configuration.readonly = true
-        var opened: DatabaseQueue?
         var firstError: (any Error)?
-        // A URI (SQLite's URI file names are on in the system library) names the immutable file.
-        for location in [path, URL(fileURLWithPath: path).absoluteString + "?immutable=1"] {
-            do {
-                opened = try Self.wrapOpen(path) {
-                    let queue = try DatabaseQueue(path: location, configuration: configuration)
-                    try queue.read { db in try Self.checkLayout(db, version: try Self.userVersion(db), path: path) }
-                    return queue
+        var opened: DatabaseQueue?
+        for attempt in 0..<3 {
+            var configuration = Configuration()
+            configuration.label = "reel.cache.index"
+            var location = path
+            switch attempt {
+            case 0:
+                configuration.prepareDatabase { db in
+                    try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+                    try db.execute(sql: "PRAGMA query_only = 1")
                 }
+            case 1:
+                configuration.readonly = true
+            default:
+                configuration.readonly = true
+                // SQLite's URI file names are on in the system library.
+                location = URL(fileURLWithPath: path).absoluteString + "?immutable=1"
+            }
+            do {
+                let queue = try Self.wrapOpen(path) { try DatabaseQueue(path: location, configuration: configuration) }
+                do {
+                    try Self.wrapOpen(path) {
+                        try queue.read { db in try Self.checkLayout(db, version: try Self.userVersion(db), path: path) }
+                    }
+                } catch {
+                    try? queue.close()
+                    throw error
+                }
+                opened = queue
                 break
             } catch let error as ReelError where error.code == .cacheCorrupt {
                 throw error
@@ -180,10 +200,13 @@ final class CacheIndexStore {
         }
     }
 
-    /// Whether the last process that used the cache closed it (false after a crash or SIGKILL,
-    /// and when the mark is not one Reel writes).
+    /// Whether the last process that used the cache closed it: false after a crash or SIGKILL,
+    /// and for a mark Reel does not write (the open then sweeps, which is always safe).
     func wasClosedCleanly() throws -> Bool {
-        try metaValue("open") != .text("1")
+        switch try metaValue("open") {
+        case nil, .text("0")?: true
+        default: false
+        }
     }
 
     /// True when the index holds a row for `key` naming `file`: the entry is durable.
