@@ -19,6 +19,12 @@
         }
     }
 
+    /// The text, when the value is text.
+    public var text: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+
     /// `text` cut to 40 characters with control characters escaped, so a hostile value cannot
     /// break a warning line.
     static func printable(_ text: String) -> String {
@@ -108,7 +114,7 @@
             "hits": \.hits, "misses": \.misses, "hitBytes": \.hitBytes, "missBytes": \.missBytes,
         ]
         for row in rows {
-            guard case .text(let name) = row.name, let field = fields[name] else { continue }
+            guard let name = row.name.text, let field = fields[name] else { continue }
             do {
                 counters[keyPath: field] = try integer(row.value, "counter '\(name)'", in: 0...maxCounter)
             } catch let problem as Damage {
@@ -119,7 +125,7 @@
     }
 
     static func text(_ value: SQLiteValue, _ column: String) throws -> String {
-        guard case .text(let text) = value else { throw Damage(column, "is \(value.summary), not text") }
+        guard let text = value.text else { throw Damage(column, "is \(value.summary), not text") }
         return text
     }
 
@@ -176,11 +182,7 @@
             switch CacheIndexRow.entry(row.values) {
             case .success(let entry): decoded.append((row.rowid, entry))
             case .failure(let damage):
-                let key = row.values.first.flatMap { value -> String? in
-                    if case .text(let key) = value { return key }
-                    return nil
-                }
-                dropped.append(DroppedRow(rowid: row.rowid, key: key, damage: damage))
+                dropped.append(DroppedRow(rowid: row.rowid, key: row.values.first?.text, damage: damage))
             }
         }
         // Sorting here is cheaper than SQLite's sorter, which copies every whole row.

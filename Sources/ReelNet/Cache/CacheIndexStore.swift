@@ -114,18 +114,18 @@ final class CacheIndexStore {
         }
     }
 
+    /// The first column of every row `sql` returns, as stored.
+    private static func column(_ db: Database, _ sql: String, _ arguments: StatementArguments = []) throws -> [SQLiteValue] {
+        try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { $0.databaseValues.first.map(SQLiteValue.init) }
+    }
+
     private static func userVersion(_ db: Database) throws -> Int64 {
-        if case .integer(let version)? = try Row.fetchOne(db, sql: "PRAGMA user_version")?.databaseValues.first.map(SQLiteValue.init) {
-            return version
-        }
+        if case .integer(let version)? = try column(db, "PRAGMA user_version").first { return version }
         return -1
     }
 
     private static func tables(_ db: Database) throws -> Set<String> {
-        Set(try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row in
-            if case .text(let name)? = row.databaseValues.first.map(SQLiteValue.init) { return name }
-            return nil
-        })
+        Set(try column(db, "SELECT name FROM sqlite_master WHERE type = 'table'").compactMap(\.text))
     }
 
     /// Throws `.cacheCorrupt` unless the database has this version and every table and column
@@ -140,11 +140,7 @@ final class CacheIndexStore {
                     missing.append("table \(table)")
                     continue
                 }
-                let names = Set(try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
-                    .compactMap { row -> String? in
-                        if case .text(let name)? = row.databaseValues.first.map(SQLiteValue.init) { return name }
-                        return nil
-                    })
+                let names = Set(try column(db, "SELECT name FROM pragma_table_info(?)", [table]).compactMap(\.text))
                 missing += columns.filter { !names.contains($0) }.map { "\(table).\($0)" }
             }
         }
@@ -171,8 +167,7 @@ final class CacheIndexStore {
         try wrap("reading") {
             try queue.read { db in
                 var rows: [(rowid: Int64, values: [SQLiteValue])] = []
-                if case .integer(let count)? = try Row.fetchOne(db, sql: "SELECT count(*) FROM entry")?
-                    .databaseValues.first.map(SQLiteValue.init) {
+                if case .integer(let count)? = try Self.column(db, "SELECT count(*) FROM entry").first {
                     rows.reserveCapacity(Int(clamping: min(max(count, 0), 1 << 20)))
                 }
                 let cursor = try Row.fetchCursor(db, sql: """
@@ -228,16 +223,12 @@ final class CacheIndexStore {
 
     /// A text value of the `meta` table, or nil (absent, or not text).
     func meta(_ name: String) throws -> String? {
-        if case .text(let text)? = try metaValue(name) { return text }
-        return nil
+        try metaValue(name)?.text
     }
 
     private func metaValue(_ name: String) throws -> SQLiteValue? {
         try wrap("reading") {
-            try queue.read { db in
-                try Row.fetchOne(db, sql: "SELECT value FROM meta WHERE name = ?", arguments: [name])?
-                    .databaseValues.first.map(SQLiteValue.init)
-            }
+            try queue.read { db in try Self.column(db, "SELECT value FROM meta WHERE name = ?", [name]).first }
         }
     }
 
