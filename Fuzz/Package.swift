@@ -36,6 +36,7 @@ let package = Package(
                 .product(name: "ReelNet", package: "Reel"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]),
+        fuzzTarget("FuzzCacheIndex"),
         fuzzTarget("FuzzHLS"),
         fuzzTarget("FuzzDASH"),
         fuzzTarget("FuzzConfig"),
