@@ -72,8 +72,8 @@
             let key = try text(values[0], "key")
             guard !key.isEmpty else { throw Damage("key", "is empty") }
             let file = try text(values[1], "file")
-            guard CacheFiles.isContentName(file), let generation = CacheFiles.generation(of: file),
-                  generation <= maxGeneration else {
+            // `generation(of:)` is nil for a name that is not a content name.
+            guard let generation = CacheFiles.generation(of: file), generation <= maxGeneration else {
                 throw Damage("file", "'\(SQLiteValue.printable(file))' is not a content file name")
             }
             let kindName = try text(values[2], "kind")
@@ -189,17 +189,20 @@
         decoded.sort { ($0.entry.lastAccess, $0.rowid) < ($1.entry.lastAccess, $1.rowid) }
         // From the most recent down: a key or a file named twice (a table made without its
         // constraints) keeps its most recent row; the total stays representable.
-        var keys: Set<String> = [], files: Set<String> = []
+        var keys = Set<String>(minimumCapacity: decoded.count), files = Set<String>(minimumCapacity: decoded.count)
         var total: Int64 = 0
-        var kept: [CacheEntry] = []
-        kept.reserveCapacity(decoded.count)
-        for (rowid, entry) in decoded.reversed() {
+        var kept = [Bool](repeating: false, count: decoded.count)
+        for index in decoded.indices.reversed() {
+            let (rowid, entry) = decoded[index]
             let damage: CacheIndexRow.Damage?
-            if keys.contains(entry.key) {
+            if !keys.insert(entry.key).inserted {
                 damage = CacheIndexRow.Damage("key", "is indexed again in a more recent row")
-            } else if files.contains(entry.file) {
+            } else if !files.insert(entry.file).inserted {
+                keys.remove(entry.key)
                 damage = CacheIndexRow.Damage("file", "'\(entry.file)' is named by a more recent row too")
             } else if entry.length > Self.maxTotal - total {
+                keys.remove(entry.key)
+                files.remove(entry.file)
                 damage = CacheIndexRow.Damage("length", "\(entry.length) takes the entries past \(Self.maxTotal) bytes together")
             } else {
                 damage = nil
@@ -208,17 +211,15 @@
                 dropped.append(DroppedRow(rowid: rowid, key: entry.key, damage: damage))
                 continue
             }
-            keys.insert(entry.key)
-            files.insert(entry.file)
             total += entry.length
-            kept.append(entry)
+            kept[index] = true
         }
-        kept.reverse()
-        if let first = kept.first, let last = kept.last, first.lastAccess < 1 || last.lastAccess > Self.maxAccess {
-            for index in kept.indices { kept[index].lastAccess = Int64(index) + 1 }
+        entries.reserveCapacity(decoded.count)
+        for index in decoded.indices where kept[index] { entries.append(decoded[index].entry) }
+        if let first = entries.first, let last = entries.last, first.lastAccess < 1 || last.lastAccess > Self.maxAccess {
+            for index in entries.indices { entries[index].lastAccess = Int64(index) + 1 }
             renumbered = true
         }
-        entries = kept
         dropped.sort { $0.rowid < $1.rowid }
     }
 }

@@ -116,7 +116,7 @@ final class CacheIndexStore {
 
     /// The first column of every row `sql` returns, as stored.
     private static func column(_ db: Database, _ sql: String, _ arguments: StatementArguments = []) throws -> [SQLiteValue] {
-        try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { $0.databaseValues.first.map(SQLiteValue.init) }
+        try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { $0.isEmpty ? nil : SQLiteValue(row: $0, 0) }
     }
 
     private static func userVersion(_ db: Database) throws -> Int64 {
@@ -174,9 +174,8 @@ final class CacheIndexStore {
                     SELECT rowid, \(CacheIndexRow.columns.joined(separator: ", ")) FROM entry
                     """)
                 while let row = try cursor.next() {
-                    var values = Array(row.databaseValues.map(SQLiteValue.init))
-                    guard case .integer(let rowid) = values.removeFirst() else { continue }
-                    rows.append((rowid, values))
+                    guard case .integer(let rowid) = SQLiteValue(row: row, 0) else { continue }
+                    rows.append((rowid, (1..<row.count).map { SQLiteValue(row: row, $0) }))
                 }
                 return rows
             }
@@ -188,8 +187,7 @@ final class CacheIndexStore {
         try wrap("reading") {
             try queue.read { db in
                 try Row.fetchAll(db, sql: "SELECT name, value FROM counter").map { row in
-                    let values = Array(row.databaseValues.map(SQLiteValue.init))
-                    return (values[0], values[1])
+                    (SQLiteValue(row: row, 0), SQLiteValue(row: row, 1))
                 }
             }
         }
@@ -334,6 +332,12 @@ struct CacheIndexBatch: Sendable {
 }
 
 extension SQLiteValue {
+    /// Column `index` of `row` as stored (by index: a row's elements carry their column names,
+    /// which would be made into strings for every value).
+    init(row: Row, _ index: Int) {
+        self.init(row[index] as DatabaseValue)
+    }
+
     /// The value GRDB read, without a typed conversion.
     init(_ value: DatabaseValue) {
         switch value.storage {
