@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "reel", targets: ["reel"]),
         .library(name: "ReelCore", targets: ["ReelCore"]),
         .library(name: "ReelManifest", targets: ["ReelManifest"]),
+        .library(name: "ReelStore", targets: ["ReelStore"]),
         .library(name: "ReelFeed", targets: ["ReelFeed"]),
         .library(name: "ReelNet", targets: ["ReelNet"]),
         .library(name: "ReelMedia", targets: ["ReelMedia"]),
@@ -75,6 +76,13 @@ let package = Package(
             dependencies: ["ReelCore", .product(name: "Collections", package: "swift-collections")],
             swiftSettings: strictSwift
         ),
+        // Stored state decoded without traps: SQLite values, and the disk cache's index as rows
+        // and in memory. Pure: the fuzzers drive it without a database.
+        .target(
+            name: "ReelStore",
+            dependencies: ["ReelCore", "ReelManifest", .product(name: "Collections", package: "swift-collections")],
+            swiftSettings: strictSwift
+        ),
         // The feed domain: catalog, feed model, layout, visibility, the play rules, prediction and
         // preload, and the FeedCoordinator that holds the feed's decisions. Pure.
         .target(
@@ -85,7 +93,7 @@ let package = Package(
         .target(
             name: "ReelNet",
             dependencies: [
-                "ReelCore", "ReelManifest", "CCurl", "CReelShims",
+                "ReelCore", "ReelManifest", "ReelStore", "CCurl", "CReelShims",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -145,7 +153,7 @@ let package = Package(
         .target(
             name: "ReelSplash",
             dependencies: [
-                "ReelCore", "ReelManifest", "CRLottie",
+                "ReelCore", "ReelManifest", "ReelStore", "CRLottie",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -200,7 +208,10 @@ let package = Package(
         .testTarget(name: "ReelSimTests", dependencies: ["ReelSim", "ReelFeed", "ReelEngine", "ReelCore", "ReelServer", "ReelTestSupport"],
                     swiftSettings: strictSwift),
         .testTarget(name: "ReelHarnessTests", dependencies: ["ReelHarness", "ReelFeed", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "ReelNetTests", dependencies: ["ReelNet", "ReelManifest", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "ReelNetTests",
+            dependencies: ["ReelNet", "ReelManifest", "ReelServer", "ReelTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSwift),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelManifest", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelServerTests", dependencies: ["ReelServer", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(

@@ -14,6 +14,7 @@ func fuzzTarget(_ name: String) -> Target {
             "FuzzSupport",
             .product(name: "ReelCore", package: "Reel"),
             .product(name: "ReelManifest", package: "Reel"),
+            .product(name: "ReelStore", package: "Reel"),
             .product(name: "OrderedCollections", package: "swift-collections"),
         ],
         swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")])
@@ -48,6 +49,7 @@ let package = Package(
                 .product(name: "ReelManifest", package: "Reel"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]),
+        fuzzTarget("FuzzCacheIndex"),
         fuzzTarget("FuzzHLS"),
         fuzzTarget("FuzzDASH"),
         fuzzTarget("FuzzConfig"),

@@ -26,6 +26,7 @@ CONFORMANCE=${REEL_CONFORMANCE_DIR:-$PWD/../shared/conformance}
 
 binary() {
   case "$1" in
+    cacheindex) echo FuzzCacheIndex ;;
     hls) echo FuzzHLS ;;
     dash) echo FuzzDASH ;;
     config) echo FuzzConfig ;;

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReelCore
+import ReelStore
 import ReelNet
 
 /// `reel cache stats|verify|clear`: look after the disk cache.
@@ -10,9 +11,12 @@ struct CacheCommand: AsyncParsableCommand {
         abstract: "Show, check or empty the disk cache.",
         discussion: """
             The cache holds playlists, init sections, segments, keys and images fetched over http(s), \
-            each checked against its length and checksum when read. Exit status: 0 success, 6 cache \
-            (folder not usable or in use by another reel process; verify found bad entries and was not \
-            asked to repair them).
+            each checked against its length and checksum when read. A cache folder that can be read \
+            but not written (a full disk, a read-only mount) opens read-only with a warning: stats and \
+            verify work, clear removes what it can (on a full disk, everything). Exit status: 0 \
+            success, 6 cache (folder not usable or in use by another reel process; verify found bad \
+            entries and was not asked to repair them, or cannot repair a read-only cache; clear \
+            could not remove the files).
             """,
         subcommands: [Stats.self, Verify.self, Clear.self])
 
@@ -21,9 +25,10 @@ struct CacheCommand: AsyncParsableCommand {
             abstract: "Entries, bytes, partial entries and the hit ratio.",
             discussion: """
                 JSON: {directory, maxBytes, entries, bytes, indexBytes, partialEntries, liveEntries, \
-                prefetchUnreadBytes, hits, misses, hitBytes, missBytes, hitRatio}. bytes are content \
-                bytes; indexBytes the index files; hitRatio is hits / (hits + misses) over the cache's \
-                life, null before the first read.
+                prefetchUnreadBytes, hits, misses, hitBytes, missBytes, hitRatio, readOnly}. bytes are \
+                content bytes; indexBytes the index files; hitRatio is hits / (hits + misses) over the \
+                cache's life, null before the first read; readOnly says why the cache cannot be \
+                written (null when it can).
                 """)
 
         @OptionGroup var cache: CacheOptions
@@ -68,6 +73,9 @@ struct CacheCommand: AsyncParsableCommand {
                 let report = try await BlockingPool.shared.run { cache.verify(repair: repair) }
                 await cache.closeAsync()
                 print(json ? try CLIOutput.json(CacheVerifyOutput(report)) : CacheVerifyOutput(report).text)
+                if repair, !report.repaired, !report.isClean, let reason = cache.readOnlyReason {
+                    throw ReelError(.cacheIO, "cannot repair cache '\(report.directory)': it is read-only (\(reason))")
+                }
                 if !report.isClean {
                     throw ReelError(.cacheCorrupt, "\(report.bad.count + report.orphanFiles) bad entries in cache '\(report.directory)'; run 'reel cache verify --repair' to remove them")
                 }
@@ -91,7 +99,12 @@ struct CacheCommand: AsyncParsableCommand {
             try await CLIOutput.run("cache clear") {
                 let cache = try await self.cache.openOrThrow(try config.resolve())
                 let before = cache.statistics()
-                try await BlockingPool.shared.run { cache.clear() }
+                do {
+                    try await BlockingPool.shared.run { try cache.clear() }
+                } catch {
+                    await cache.closeAsync()
+                    throw error
+                }
                 await cache.closeAsync()
                 let output = CacheClearOutput(directory: before.directory, entries: before.entries, bytes: before.bytes)
                 print(json ? try CLIOutput.json(output)
@@ -107,6 +120,8 @@ struct CacheStatsOutput: Encodable {
     var maxBytes, bytes, indexBytes, prefetchUnreadBytes, hits, misses, hitBytes, missBytes: Int64
     var entries, partialEntries, liveEntries: Int
     var hitRatio: Double?
+    /// Why the cache cannot be written, or nil.
+    var readOnly: String?
 
     init(_ stats: CacheStatistics) {
         directory = stats.directory
@@ -122,6 +137,7 @@ struct CacheStatsOutput: Encodable {
         hitBytes = stats.counters.hitBytes
         missBytes = stats.counters.missBytes
         hitRatio = stats.counters.hitRatio
+        readOnly = stats.readOnlyReason
     }
 
     var text: String {
@@ -131,7 +147,7 @@ struct CacheStatsOutput: Encodable {
             \(Human.bytes(bytes)) + index \(Human.bytes(indexBytes)) of \(Human.bytes(maxBytes))
             Hits \(hits), misses \(misses) (hit ratio \(ratio)); \(Human.bytes(hitBytes)) from the cache, \
             \(Human.bytes(missBytes)) from the network; \(Human.bytes(prefetchUnreadBytes)) prefetched and not yet played
-            """
+            """ + (readOnly.map { "\nRead-only: \($0)" } ?? "")
     }
 }
 

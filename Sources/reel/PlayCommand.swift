@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReelCore
+import ReelStore
 import ReelManifest
 import ReelMedia
 import ReelNet

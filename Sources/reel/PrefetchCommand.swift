@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReelCore
+import ReelStore
 import ReelNet
 
 #if canImport(Glibc)
@@ -20,8 +21,13 @@ struct PrefetchCommand: AsyncParsableCommand {
             prefetcher: by rank (command-line order), at most --concurrency at once; on a \
             terminal one line shows the progress.
 
+            An input whose manifests or segments the cache could not store (a full disk, a read-only \
+            cache folder) fails with code cacheIO and lists them in notStored; once the cache stops \
+            storing, the rest is not fetched.
+
             JSON: {inputs: [{url, variant, manifests: [item], items: [item], fetchedBytes, \
-            cachedBytes}], fetchedBytes, cachedBytes, failures: [{url, code, message}], concurrency, \
+            cachedBytes}], fetchedBytes, cachedBytes, failures: [{url, code, message, notStored: \
+            [item]}], concurrency, \
             category, ledger: {queued, started, completed, cancelled, failed, suspended, retried, \
             fetchedBytes, usedBytes, evictedUnreadBytes, unreadBytes, wastedBytes}}; \
             item = {url, kind, bytes, alreadyCached, range}. \
@@ -102,7 +108,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         var progress = PrefetchProgress(total: ids.count)
         var pending = Set(ids)
         var outcomes: [PrefetchRequestID: PrefetchOutcome] = [:]
-        var failures: [PrefetchRequestID: ReelError] = [:]
+        var failures: [PrefetchRequestID: (error: ReelError, notStored: [PrefetchOutcome.Item])] = [:]
         for await event in prefetcher.events {
             progress.note(event)
             if live { FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + progress.line).utf8)) }
@@ -111,7 +117,7 @@ struct PrefetchCommand: AsyncParsableCommand {
                 outcomes[event.id] = outcome
                 pending.remove(event.id)
             case .failed(let error, _, false):
-                failures[event.id] = error
+                failures[event.id] = (error, event.notStored)
                 pending.remove(event.id)
             case .cancelled:
                 pending.remove(event.id)
@@ -126,14 +132,17 @@ struct PrefetchCommand: AsyncParsableCommand {
         let ledger = await prefetcher.ledger()
         await prefetcher.shutdown()
         // In command-line order.
-        let failed = zip(ids, urls).compactMap { id, url in failures[id].map { (url, $0) } }
-        let output = PrefetchOutput(ids.compactMap { outcomes[$0] }, failures: failed.map(PrefetchOutput.Failure.init),
+        let failed = zip(ids, urls).compactMap { id, url in
+            failures[id].map { PrefetchOutput.Failure(url: url, error: $0.error, notStored: $0.notStored) }
+        }
+        let output = PrefetchOutput(ids.compactMap { outcomes[$0] }, failures: failed,
                                     concurrency: prefetcher.limits.cap, category: category, ledger: ledger)
-        // One bad input alone fails as before: one line on stderr, nothing on stdout.
-        if !outcomes.isEmpty || failed.isEmpty {
+        // One bad input alone fails as before: one line on stderr, nothing on stdout; unless it
+        // has resources the cache could not store to list.
+        if !outcomes.isEmpty || failed.isEmpty || failed.contains(where: { !$0.notStored.isEmpty }) {
             print(json ? try CLIOutput.json(output) : output.text)
         }
-        if let (_, first) = failed.first { throw first }
+        if let first = ids.lazy.compactMap({ failures[$0]?.error }).first { throw first }
     }
 }
 
@@ -176,16 +185,18 @@ struct PrefetchOutput: Encodable {
         var cachedBytes: Int64
     }
 
-    /// An input that could not be prefetched.
+    /// An input that could not be prefetched, with what the cache could not store of it.
     struct Failure: Encodable {
         var url: String
         var code: String
         var message: String
+        var notStored: [PrefetchOutcome.Item]
 
-        init(url: URL, error: ReelError) {
+        init(url: URL, error: ReelError, notStored: [PrefetchOutcome.Item] = []) {
             self.url = url.absoluteString
             code = error.code.rawValue
             message = error.description
+            self.notStored = notStored
         }
     }
 
@@ -219,7 +230,12 @@ struct PrefetchOutput: Encodable {
             lines.append("\(input.url)\(input.variant.map { " (variant \($0))" } ?? ""): fetched \(fetched.count) "
                          + "(\(Human.bytes(input.fetchedBytes))), already cached \(cached.count) (\(Human.bytes(input.cachedBytes)))")
         }
-        for failure in failures { lines.append("\(failure.url): failed: \(failure.message)") }
+        for failure in failures {
+            lines.append("\(failure.url): failed: \(failure.message)")
+            for item in failure.notStored {
+                lines.append("  not stored: \(item.url)\(item.range.map { " (bytes \($0))" } ?? "")")
+            }
+        }
         lines.append("Total: fetched \(Human.bytes(fetchedBytes)), already cached \(Human.bytes(cachedBytes))")
         lines.append("Prefetcher (\(concurrency) at once, \(category)): \(ledger.started) started, \(ledger.completed) completed, "
                      + "\(ledger.failed) failed, \(ledger.retried) retried; \(Human.bytes(ledger.fetchedBytes)) stored, "

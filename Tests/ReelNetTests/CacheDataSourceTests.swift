@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelStore
 import ReelManifest
 import ReelNet
 import ReelServer

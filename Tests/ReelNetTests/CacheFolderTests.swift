@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelStore
 import ReelManifest
 @testable import ReelNet
 import ReelTestSupport
@@ -136,7 +137,7 @@ struct CacheFolderTests {
             try Self.write("partial", to: folder, "tmp/0123456789abcdef.7.tmp")
             let verified = try await BlockingPool.shared.run { cache.verify(repair: true) }
             #expect(verified.orphanFiles == 0 && verified.removed == 0)
-            try await BlockingPool.shared.run { cache.clear() }
+            try await BlockingPool.shared.run { try cache.clear() }
             try await CacheHarness.close(cache)
             let reopened = try await harness.openCache()
             try await CacheHarness.close(reopened)

@@ -3,6 +3,7 @@ import ReelCore
 import ReelManifest
 import ReelNet
 import ReelServer
+import ReelStore
 import ReelTestSupport
 
 /// A served scratch folder, a cache folder, an engine, and helpers to read through the cache on

@@ -20,8 +20,11 @@ public enum ChildProcess {
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
                            directory: URL? = nil, scratch: URL? = nil, timeout: Duration = .seconds(120)) async throws -> Result {
         let running = try await start(executable, arguments, environment: environment, directory: directory, scratch: scratch)
-        let killer = DispatchWorkItem { if running.process.isRunning { running.process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.components.seconds * 1000)), execute: killer)
+        let process = running.process
+        let killer = Task {
+            try await Task.sleep(for: timeout)
+            if process.isRunning { process.terminate() }
+        }
         let result = await running.finish()
         killer.cancel()
         return result

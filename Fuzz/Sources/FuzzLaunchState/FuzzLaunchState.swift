@@ -43,7 +43,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 func value(_ input: inout FuzzBytes) -> SQLiteValue {
     switch input.int(0...4) {
     case 0: return .null
-    case 1: return .int(input.pick([0, 1, -1, 2, Int64.max, Int64.min, 1_795_000_000, Int64(Int32.max) + 1, 1 << 40, 255]))
+    case 1: return .integer(input.pick([0, 1, -1, 2, Int64.max, Int64.min, 1_795_000_000, Int64(Int32.max) + 1, 1 << 40, 255]))
     case 2: return .real(input.pick([0.5, -0.0, 1e300, -1e300, .nan, .infinity, -.infinity, 1_795_000_000.25, 253_402_300_800, 3.0]))
     case 3:
         return .text(input.pick(["valid", "invalid", "failed", "checking", "", "0123456789abcdef.json", "../../etc/passwd",

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ReelCore
 import ReelSplash
+import ReelStore
 
 /// The launch state's database: one SQLite file (GRDB) in WAL mode with `synchronous = NORMAL`,
 /// as the cache index, so a committed transaction survives a crash or SIGKILL of the process.
@@ -83,7 +84,7 @@ final class LaunchStateStore: Sendable {
                 for (table, columns) in LaunchStateRows.columns {
                     let read = try Row.fetchAll(db, sql: "SELECT rowid, \(columns.joined(separator: ", ")) FROM \(table)").map { row in
                         let values = (0..<row.count).map { Self.value(row[$0] as DatabaseValue) }
-                        let rowid: Int64 = if case .int(let id) = values.first { id } else { 0 }
+                        let rowid: Int64 = if case .integer(let id) = values.first { id } else { 0 }
                         return LaunchStateRows.Row(rowid: rowid, values: Array(values.dropFirst()))
                     }
                     switch table {
@@ -173,7 +174,7 @@ final class LaunchStateStore: Sendable {
     private static func value(_ value: DatabaseValue) -> SQLiteValue {
         switch value.storage {
         case .null: .null
-        case .int64(let number): .int(number)
+        case .int64(let number): .integer(number)
         case .double(let number): .real(number)
         case .string(let text): .text(text)
         case .blob(let data): .blob(Array(data))
@@ -184,7 +185,7 @@ final class LaunchStateStore: Sendable {
         StatementArguments(values.map { value -> DatabaseValue in
             switch value {
             case .null: .null
-            case .int(let number): number.databaseValue
+            case .integer(let number): number.databaseValue
             case .real(let number): number.databaseValue
             case .text(let text): text.databaseValue
             case .blob(let bytes): Data(bytes).databaseValue

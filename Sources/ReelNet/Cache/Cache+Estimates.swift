@@ -2,12 +2,13 @@ import Logging
 import ReelCore
 
 extension Cache {
-    /// The bandwidth estimate remembered for `network`, in kbps (nil when none is, or the cache
-    /// is off). Blocking (SQLite): a dedicated or pool thread.
+    /// The bandwidth estimate remembered for `network`, in kbps (nil when none is, the cache is
+    /// off, or the stored value is not a whole number in the range `device.bandwidthEstimateKbps`
+    /// accepts, 1...10,000,000). Blocking (SQLite): a dedicated or pool thread.
     public func rememberedEstimate(network: String) -> Int? {
-        store.withLock { store in
-            (try? store?.meta(Self.estimateKey(network))).flatMap { $0.flatMap { Int($0) } }.flatMap { $0 > 0 ? $0 : nil }
-        }
+        let text = store.withLock { store in (try? store?.meta(Self.estimateKey(network))) ?? nil }
+        guard let kbps = text.flatMap({ Int($0) }), (1...10_000_000).contains(kbps) else { return nil }
+        return kbps
     }
 
     /// Remembers `kbps` for `network`, in the index's `meta` table: one SQLite transaction, so a

@@ -5,6 +5,7 @@ import ReelCore
 #if canImport(Glibc)
 import Glibc
 import ReelManifest
+import ReelStore
 #endif
 
 /// The disk cache of playlists, init sections, segments, keys and images: LRU by bytes under
@@ -24,6 +25,9 @@ public final class Cache: Sendable {
     /// Why the cache is off (folder not usable, index not openable, in use by another process),
     /// or nil when it works.
     public let disabledReason: String?
+    /// Why the cache was opened read-only (a full disk, a read-only folder), or nil: it serves
+    /// what it holds and stores nothing.
+    public let readOnlyReason: String?
     let path: String
     let state: Locked<State>
     let store: Locked<CacheIndexStore?>
@@ -32,7 +36,7 @@ public final class Cache: Sendable {
     let logger: Logger
     /// How sealed files are made durable (the real file system, or a test's seam).
     let fileSystem: any CacheFileSystem
-    private let commits = DispatchQueue(label: "reel.cache.commit")
+    private let commits = SerialWorkQueue(name: "reel.cache.commit")
     /// Fires whenever a transfer into the cache receives bytes (see `bytesInFlight(of:)`).
     public let progress = ChangeSignal()
 
@@ -43,7 +47,9 @@ public final class Cache: Sendable {
         var counters = CacheCounters()
         var countersDirty = false
         var nextGeneration: Int64 = 1
-        var writesEnabled = true
+        /// Why nothing new is stored (read-only, a write failed, the cache is off); nil while writes go on.
+        var writeFailure: String?
+        var writesEnabled: Bool { writeFailure == nil }
         var indexBytes: Int64 = 0
         /// Bytes in `tmp/` files being written: they count toward the cap while they grow.
         var temporaryBytes: Int64 = 0
@@ -60,13 +66,14 @@ public final class Cache: Sendable {
     /// Touches buffered before they are written out together.
     private static let touchBatch = 1024
 
-    init(directory: URL, maxBytes: Int64, disabledReason: String?, store: sending CacheIndexStore?,
-                 state: sending State, lockDescriptor: Int32, logger: Logger,
+    init(directory: URL, maxBytes: Int64, disabledReason: String?, readOnlyReason: String?,
+         store: sending CacheIndexStore?, state: sending State, lockDescriptor: Int32, logger: Logger,
          fileSystem: any CacheFileSystem = .posix) {
         self.directory = directory
         self.path = directory.path
         self.maxBytes = maxBytes
         self.disabledReason = disabledReason
+        self.readOnlyReason = readOnlyReason
         self.store = Locked(store)
         self.state = Locked(state)
         self.lockDescriptor = lockDescriptor
@@ -77,8 +84,12 @@ public final class Cache: Sendable {
     // Every commit block holds `self`, so by the time this runs the queue has nothing of ours left.
     deinit { close(drain: false) }
 
-    /// True when the cache stores and serves entries.
+    /// True when the cache serves entries (and stores them unless `writeFailure` says why not).
     public var isEnabled: Bool { disabledReason == nil }
+
+    /// Why the cache stores nothing new: opened read-only, a write failed (the first failure
+    /// stops writes for the process), or the cache is off. Nil while writes go on.
+    public var writeFailure: String? { state.withLock { $0.writeFailure } }
 
     // MARK: Lookup
 
@@ -242,8 +253,9 @@ public final class Cache: Sendable {
     func writeFailed(_ error: ReelError) {
         if error.code == .cacheFull { return }
         let first = state.withLock { state -> Bool in
-            defer { state.writesEnabled = false }
-            return state.writesEnabled
+            guard state.writesEnabled else { return false }
+            state.writeFailure = error.message
+            return true
         }
         if first { logger.warning("cache writes stopped: \(error.message); playing on without caching") }
     }
@@ -296,9 +308,10 @@ public final class Cache: Sendable {
     /// fsync and rename `writer`'s file; the entry to index, or nil when it is not kept.
     private func seal(_ writer: CacheWriter, transfer: InFlightTransfer, complete: Bool, totalLength: Int64?,
                       usedByPlayback: Bool) -> CacheEntry? {
-        let (budget, closed) = state.withLock { (maxBytes - $0.indexBytes, $0.indexClosed) }
-        // After `close` no row can be written, so a sealed file would be an orphan: drop it.
-        guard writer.length > 0, writer.length <= budget, !closed else {
+        let (budget, closed, writable) = state.withLock { (maxBytes - $0.indexBytes, $0.indexClosed, $0.writesEnabled) }
+        // After `close` no row can be written, so a sealed file would be an orphan: drop it. After
+        // a failed write nothing more is kept (what is stored stays a run from the first failure back).
+        guard writer.length > 0, writer.length <= budget, !closed, writable else {
             writer.abandon()
             return nil
         }
@@ -332,8 +345,8 @@ public final class Cache: Sendable {
                       durable: Bool = true) -> CacheEntry? {
         guard let writer = makeWriter(key: spec.cacheKey, kind: spec.kind) else { return nil }
         guard orAbandon(writer, { try writer.write(bytes) }) != nil else { return nil }
-        let budget = state.withLock { maxBytes - $0.indexBytes }
-        guard writer.length <= budget else {
+        let (budget, writable) = state.withLock { (maxBytes - $0.indexBytes, $0.writesEnabled) }
+        guard writer.length <= budget, writable else {
             writer.abandon()
             return nil
         }
@@ -424,10 +437,12 @@ public final class Cache: Sendable {
     }
 
     /// Writes the pending index changes in one transaction, then removes the files of deleted
-    /// entries (a row goes before its file, so a crash never leaves a row without a file).
+    /// entries (a row goes before its file, so a crash never leaves a row without a file). When
+    /// the transaction fails (a full disk), writes stop, and the entries whose rows it would have
+    /// added are dropped with their files: nothing is kept that the index does not name.
     func flush() {
-        store.withLock { store in
-            guard let store else { return }
+        let dropped = store.withLock { store -> [CacheEntry] in
+            guard let store else { return [] }
             let batch = state.withLock { state -> CacheIndexBatch in
                 var batch = state.pending
                 state.pending = CacheIndexBatch()
@@ -437,15 +452,43 @@ public final class Cache: Sendable {
                 }
                 return batch
             }
-            do {
-                try store.apply(batch)
-            } catch let error as ReelError {
-                writeFailed(error)
-            } catch {}
-            for file in batch.filesToRemove { CacheFiles.remove(CacheFiles.contentPath(path, file)) }
+            var dropped: [CacheEntry] = []
+            // A read-only index keeps its rows: what changed stays in memory.
+            if !store.isReadOnly {
+                do {
+                    try store.apply(batch)
+                } catch let error as ReelError {
+                    writeFailed(error)
+                    dropped = dropUnindexed(batch, store: store)
+                } catch {}
+            }
+            for file in batch.filesToRemove + dropped.map(\.file) { CacheFiles.remove(CacheFiles.contentPath(path, file)) }
             let footprint = store.footprintBytes
             state.withLock { $0.indexBytes = footprint }
+            return dropped
         }
+        guard !dropped.isEmpty else { return }
+        let observers = state.withLock { Array($0.observers.values) }
+        for entry in dropped {
+            let event = CacheEvent.evicted(key: entry.key, bytes: entry.length, origin: entry.origin,
+                                           usedByPlayback: entry.usedByPlayback, reason: .unindexed)
+            for observer in observers { observer(event) }
+        }
+    }
+
+    /// The entries of a failed batch whose rows the index does not hold (new versions, not
+    /// updates of a row already there), taken out of the in-memory index. Under the `store` lock.
+    private func dropUnindexed(_ batch: CacheIndexBatch, store: CacheIndexStore) -> [CacheEntry] {
+        var dropped: [CacheEntry] = []
+        for case .upsert(let entry) in batch.operations {
+            guard (try? store.containsRow(key: entry.key, file: entry.file)) != true else { continue }
+            let removed = state.withLock { state -> CacheEntry? in
+                guard state.index.entry(entry.key)?.file == entry.file else { return nil }
+                return state.index.remove(entry.key)
+            }
+            if let removed { dropped.append(removed) }
+        }
+        return dropped
     }
 
     // MARK: Observers
@@ -473,8 +516,31 @@ public final class Cache: Sendable {
     /// Blocks until every finished transfer is sealed and indexed and the index is written.
     @available(*, noasync, message: "blocks until the commit queue drains")
     public func waitForPendingWrites() {
-        commits.sync {}
+        commits.waitForAll()
         flush()
+    }
+
+    /// Blocks until the transfers of `keys` that have ended are settled and every seal and index
+    /// write queued before is done, so `holdsDurably` is final for what a reader read to its end;
+    /// throws `.cancelled` when `cancellation` fires first. A transfer still streaming (a new one,
+    /// which a paused player may hold for long) is not waited for.
+    @available(*, noasync, message: "blocks until the transfers settle")
+    func waitUntilSettled(_ keys: [String], cancellation: Cancellation) throws {
+        for key in keys {
+            guard let transfer = state.withLock({ $0.inFlight[key] }), transfer.hasEnded else { continue }
+            let wake = cancellation.onCancel { transfer.wake() }
+            defer { cancellation.removeHandler(wake) }
+            try transfer.waitUntilSettled(cancellation: cancellation)
+        }
+        commits.waitForAll()
+    }
+
+    /// True when `key` is cached whole and its row is in the index on disk, where a later
+    /// process finds it. After a failed write the index is asked, since rows may not have been written.
+    func holdsDurably(_ key: String) -> Bool {
+        guard let entry = peek(key), entry.isComplete else { return false }
+        guard writeFailure != nil else { return true }
+        return store.withLock { store in (try? store?.containsRow(key: key, file: entry.file)) ?? false }
     }
 
     /// Writes what is pending, marks the cache closed cleanly and releases the folder. Blocking;
@@ -489,17 +555,20 @@ public final class Cache: Sendable {
             return !state.closed
         }
         guard first else { return }
-        if drain { commits.sync {} }
+        if drain { commits.waitForAll() }
         state.withLock { $0.indexClosed = true }
         flush()
         store.withLock { store in
             if let store {
-                try? store.setOpen(false)
-                store.checkpoint()
+                if !store.isReadOnly {
+                    try? store.setOpen(false)
+                    store.checkpoint()
+                }
                 store.close()
             }
             store = nil
         }
         if lockDescriptor >= 0 { Glibc.close(lockDescriptor) }
+        commits.shutdown()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelManifest
+import ReelStore
 
 /// Reads through the disk cache, as ExoPlayer's `CacheDataSource` does: a complete entry is read
 /// from disk (length and checksum checked first; a mismatch evicts it and refetches); otherwise

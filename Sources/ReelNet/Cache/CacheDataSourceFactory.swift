@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelManifest
+import ReelStore
 
 /// Makes `CacheDataSource`s over an upstream factory, sharing one cache, one origin tag and one
 /// reachability: hand it to `Playback` (or a prefetcher) in place of the network factory.

@@ -3,6 +3,7 @@ import ReelCore
 
 #if canImport(Glibc)
 import Glibc
+import ReelStore
 #endif
 
 /// The cache folder's layout and the POSIX calls that read and write it. Content files are named
@@ -17,45 +18,11 @@ enum CacheFiles {
     static let indexName = "index.sqlite"
     static let lockName = "lock"
 
-    /// The content file name for `key` at `generation`.
-    static func contentName(key: String, generation: Int64) -> String {
-        let hash = XXHash64.hash(key)
-        var hex = String(hash, radix: 16)
-        if hex.count < 16 { hex = String(repeating: "0", count: 16 - hex.count) + hex }
-        return "\(hex).\(generation)"
-    }
-
-    /// True for names `contentName` makes (16 hex digits, a dot, a decimal generation).
-    static func isContentName(_ name: String) -> Bool {
-        var index = 0
-        for byte in name.utf8 {
-            let ok = switch index {
-            case ..<16: (byte >= 48 && byte <= 57) || (byte >= 97 && byte <= 102)
-            case 16: byte == UInt8(ascii: ".")
-            default: byte >= 48 && byte <= 57
-            }
-            guard ok else { return false }
-            index += 1
-        }
-        return index >= 18
-    }
-
-    /// True for `name` in `data/<shard>/`: a content name whose first two digits are the shard's.
-    static func isContentName(_ name: String, inShard shard: String) -> Bool {
-        isContentName(name) && name.utf8.prefix(2).elementsEqual(shard.utf8)
-    }
-
-    /// True for names `temporaryPath` makes (a content name and `.tmp`): the only files Reel
-    /// removes from `tmp/`.
-    static func isTemporaryName(_ name: String) -> Bool {
-        name.hasSuffix(".tmp") && isContentName(String(name.dropLast(4)))
-    }
-
-    /// The generation part of a content name.
-    static func generation(of name: String) -> Int64? {
-        guard isContentName(name), let dot = name.firstIndex(of: ".") else { return nil }
-        return Int64(name[name.index(after: dot)...])
-    }
+    static func contentName(key: String, generation: Int64) -> String { CacheFileName.content(key: key, generation: generation) }
+    static func isContentName(_ name: String) -> Bool { CacheFileName.isContent(name) }
+    static func isContentName(_ name: String, inShard shard: String) -> Bool { CacheFileName.isContent(name, inShard: shard) }
+    static func isTemporaryName(_ name: String) -> Bool { CacheFileName.isTemporary(name) }
+    static func generation(of name: String) -> Int64? { CacheFileName.generation(of: name) }
 
     /// `data/<first two hex digits>/<name>` under `directory`.
     static func contentPath(_ directory: String, _ name: String) -> String {
@@ -77,6 +44,24 @@ enum CacheFiles {
         case EACCES, EPERM, EROFS: return "\(text) (not writable)"
         default: return text
         }
+    }
+
+    /// True for the causes that make a folder readable but not writable: a full disk or quota,
+    /// a read-only mount, missing permission.
+    static func meansNotWritable(_ code: Int32) -> Bool {
+        [ENOSPC, EDQUOT, EROFS, EACCES, EPERM].contains(code)
+    }
+
+    /// Why the file system holding `path` takes no writes, when it says so (SQLite's errors do
+    /// not): read-only, or no room left. Nil when neither shows.
+    static func writeHint(_ path: String) -> String? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        if info.f_flag & UInt(ST_RDONLY) != 0 { return "the file system is read-only" }
+        let free = Int64(clamping: info.f_bavail) * Int64(clamping: info.f_frsize)
+        if free == 0 { return "no space is left on the disk" }
+        if free < 1 << 20 { return "only \(free) bytes are free on the disk" }
+        return nil
     }
 
     static func error(_ action: String, _ path: String, _ code: Int32 = errno) -> ReelError {
@@ -142,6 +127,11 @@ enum CacheFiles {
 
     static func remove(_ path: String) {
         _ = unlink(path)
+    }
+
+    /// Removes `path`; throws when it exists and cannot be removed (a read-only folder).
+    static func removeOrThrow(_ path: String) throws {
+        guard unlink(path) == 0 || errno == ENOENT else { throw error("remove", path) }
     }
 
     /// Reads up to `count` bytes at `offset`; returns how many were read (0 at the end).

@@ -1,3 +1,4 @@
+import ReelStore
 /// What the cache holds and how it has served, for `reel cache stats` and reports.
 public struct CacheStatistics: Sendable, Hashable, Codable {
     public var directory: String
@@ -15,6 +16,8 @@ public struct CacheStatistics: Sendable, Hashable, Codable {
     /// False when the cache could not be used; `disabledReason` says why.
     public var enabled: Bool
     public var disabledReason: String?
+    /// Why the cache was opened read-only (a full disk, a read-only folder), or nil.
+    public var readOnlyReason: String?
 }
 
 /// What `Cache.verify` found: every entry's file re-read and its length and checksum checked.

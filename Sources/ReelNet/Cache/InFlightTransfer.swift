@@ -4,6 +4,7 @@ import ReelCore
 #if canImport(Glibc)
 import Glibc
 import ReelManifest
+import ReelStore
 #endif
 
 /// One network transfer filling a cache entry, shared by every reader of its key: the entry of
@@ -102,6 +103,17 @@ final class InFlightTransfer: @unchecked Sendable {
     /// The playlist text when the entry may be one (for liveness), else nil.
     var playlistText: [UInt8]? { locked { writer?.capturedText ?? sealedText } }
     private var sealedText: [UInt8]?
+
+    /// The transfer has reached its end (or failed) and is being settled: `waitUntilSettled`
+    /// returns soon. False while it streams, which may last as long as a reader holds it.
+    var hasEnded: Bool {
+        locked {
+            switch phase {
+            case .finished, .failed: true
+            case .opening, .streaming: windingUp
+            }
+        }
+    }
 
     /// The cache has indexed (or dropped) the entry and forgotten the transfer.
     func markSettled() {

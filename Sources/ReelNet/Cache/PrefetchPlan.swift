@@ -108,6 +108,10 @@ public struct PrefetchOutcome: Sendable, Codable {
     public var variant: URL?
     public var manifests: [Item]
     public var items: [Item] = []
+    /// Manifests and items that are not in the cache after the run because the cache could not
+    /// store them (a full disk, a read-only folder): fetched and dropped, or not fetched at all
+    /// once the cache had stopped storing. Empty when the run stored everything.
+    public var notStored: [Item] = []
 
     /// Bytes fetched from the network (manifests included).
     public var fetchedBytes: Int64 {

@@ -29,13 +29,18 @@ public struct PrefetchEvent: Sendable {
     public var tag: String?
     public var category: PrefetchCategory
     public var kind: Kind
+    /// With `failed`: the manifests and items the run could not store in the cache (a full disk,
+    /// a read-only folder), fetched or skipped; empty otherwise.
+    public var notStored: [PrefetchOutcome.Item]
 
-    public init(id: PrefetchRequestID, videoURL: URL, tag: String?, category: PrefetchCategory, kind: Kind) {
+    public init(id: PrefetchRequestID, videoURL: URL, tag: String?, category: PrefetchCategory, kind: Kind,
+                notStored: [PrefetchOutcome.Item] = []) {
         self.id = id
         self.videoURL = videoURL
         self.tag = tag
         self.category = category
         self.kind = kind
+        self.notStored = notStored
     }
 
     /// The event's name as logs and JSON spell it: queued, started, done, cancelled, suspended, failed.

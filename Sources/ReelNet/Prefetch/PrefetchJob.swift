@@ -7,7 +7,8 @@ import ReelManifest
 /// through the cache-backed source tagged `prefetch`, skipping what is cached whole and following
 /// a transfer of the same key already in flight (playback's or another prefetch's) to its end: no URL is
 /// fetched twice. A cancel reaches
-/// curl through `cancellation`; what arrived stays as a partial entry for the next run.
+/// curl through `cancellation`; what arrived stays as a partial entry for the next run. A run
+/// whose resources the cache could not store (a full disk, a read-only folder) fails, listing them.
 struct PrefetchJob: Sendable {
     /// What the run did.
     struct Result: Sendable {
@@ -36,20 +37,28 @@ struct PrefetchJob: Sendable {
 
     func run() -> Result {
         var bytes: Int64 = 0
+        let cache = factory.cache
+        let room = RoomEvictions(cache)
+        defer { room.stop() }
         do {
             if cancellation.isCancelled { return Result(end: .stopped) }
             let plan = try PrefetchPlan.make(for: url, amount: amount, factory: factory, constraints: constraints,
                                              limits: manifestLimits, includeAudio: includeAudio, cancellation: cancellation)
             bytes += plan.manifests.reduce(0) { $0 + $1.bytes - $1.cacheHitBytes }
-            for manifest in plan.manifests where manifest.bytes > manifest.cacheHitBytes {
-                if let url = URL(string: manifest.url) { onFetch(DataSpec(url: url, kind: manifest.kind).cacheKey) }
-            }
             var outcome = PrefetchOutcome(url: url, variant: plan.variant, manifests: plan.manifests.map(PrefetchOutcome.Item.init))
+            // What this run fetched, by cache key: checked at the end to be stored.
+            var fetched: [(key: String, item: PrefetchOutcome.Item)] = []
+            for (manifest, item) in zip(plan.manifests, outcome.manifests) where manifest.bytes > manifest.cacheHitBytes {
+                guard let url = URL(string: manifest.url) else { continue }
+                let key = DataSpec(url: url, kind: manifest.kind).cacheKey
+                onFetch(key)
+                fetched.append((key, item))
+            }
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
             for spec in plan.items {
                 if cancellation.isCancelled { return Result(end: .stopped, networkBytes: bytes, outcome: outcome) }
                 let range = spec.length.map { "\(spec.offset)-\(spec.offset + $0 - 1)" }
-                switch factory.cache.status(of: spec.cacheKey) {
+                switch cache.status(of: spec.cacheKey) {
                 case .complete(let length):
                     outcome.items.append(.init(url: spec.url.absoluteString, kind: spec.kind, bytes: length,
                                                alreadyCached: true, range: range))
@@ -61,6 +70,12 @@ struct PrefetchJob: Sendable {
                     // wound up (a stopped run of this very request) is waited for and then
                     // resumed: the cache source does both.
                     break
+                }
+                if cache.writeFailure != nil {
+                    // The cache stores nothing now: fetching would only spend the bytes.
+                    outcome.notStored.append(.init(url: spec.url.absoluteString, kind: spec.kind, bytes: 0,
+                                                   alreadyCached: false, range: range))
+                    continue
                 }
                 onFetch(spec.cacheKey)
                 let source = factory.makeDataSource(cancellation: cancellation)
@@ -75,9 +90,26 @@ struct PrefetchJob: Sendable {
                 source.close()
                 let metrics = source.metrics
                 bytes += metrics.bytes - metrics.cacheHitBytes
-                outcome.items.append(.init(url: spec.url.absoluteString, kind: spec.kind, bytes: metrics.bytes,
-                                           cacheBytes: metrics.cacheHitBytes,
-                                           alreadyCached: metrics.cacheHit, range: range))
+                let item = PrefetchOutcome.Item(url: spec.url.absoluteString, kind: spec.kind, bytes: metrics.bytes,
+                                                cacheBytes: metrics.cacheHitBytes, alreadyCached: metrics.cacheHit, range: range)
+                outcome.items.append(item)
+                if !metrics.cacheHit { fetched.append((spec.cacheKey, item)) }
+            }
+            // Stored means sealed and indexed: wait for this run's seals, then ask. An entry
+            // evicted since to make room for newer ones was stored.
+            try cache.waitUntilSettled(fetched.map(\.key), cancellation: cancellation)
+            if cache.writeFailure != nil {
+                let evicted = room.keys
+                let lost = fetched.filter { !cache.holdsDurably($0.key) && !evicted.contains($0.key) }.map(\.item)
+                outcome.notStored.insert(contentsOf: lost, at: 0)
+            }
+            if !outcome.notStored.isEmpty {
+                let total = outcome.manifests.count + plan.items.count
+                let error = ReelError(.cacheIO, """
+                    prefetch of '\(url.absoluteString)': \(outcome.notStored.count) of \(total) resources could not be \
+                    stored in the cache '\(cache.directory.path)': \(cache.writeFailure ?? "writes failed")
+                    """)
+                return Result(end: .failed(retriable: false), networkBytes: bytes, outcome: outcome, error: error)
             }
             return Result(end: .completed, networkBytes: bytes, outcome: outcome)
         } catch {
@@ -96,4 +128,24 @@ struct PrefetchJob: Sendable {
         default: false
         }
     }
+}
+
+/// The keys a cache evicts to make room while a prefetch run goes on: those were stored, then
+/// let go for newer entries, which is not a failure to store them.
+final class RoomEvictions: Sendable {
+    private let evicted = Locked<Set<String>>([])
+    private let cache: Cache
+    private let token: Int
+
+    init(_ cache: Cache) {
+        self.cache = cache
+        let evicted = self.evicted
+        token = cache.addObserver { event in
+            if case .evicted(let key, _, _, _, .capacity) = event { evicted.withLock { _ = $0.insert(key) } }
+        }
+    }
+
+    var keys: Set<String> { evicted.withLock { $0 } }
+
+    func stop() { cache.removeObserver(token) }
 }

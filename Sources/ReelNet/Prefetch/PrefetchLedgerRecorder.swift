@@ -1,4 +1,5 @@
 import ReelCore
+import ReelStore
 
 /// Follows the cache's events for a prefetcher's ledger: bytes prefetch stored, bytes playback
 /// then read, prefetched entries evicted unread. Called on whatever thread the cache event comes

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelStore
 import ReelManifest
 
 /// Fetches the start of videos the user is about to reach into the disk cache, by priority,
@@ -276,7 +277,8 @@ public actor Prefetcher {
             emit(id, entry.request, .failed(failure(result, entry), bytes: bytes, retrying: true))
         case .failed:
             counters.failed += 1
-            emit(id, entry.request, .failed(failure(result, entry), bytes: bytes, retrying: false))
+            emit(id, entry.request, .failed(failure(result, entry), bytes: bytes, retrying: false),
+                 notStored: result?.outcome?.notStored ?? [])
             forget(id)
         }
     }
@@ -293,9 +295,10 @@ public actor Prefetcher {
         if !ids.isEmpty { byVideo[url] = ids }
     }
 
-    private func emit(_ id: PrefetchRequestID, _ request: PrefetchRequest, _ kind: PrefetchEvent.Kind) {
+    private func emit(_ id: PrefetchRequestID, _ request: PrefetchRequest, _ kind: PrefetchEvent.Kind,
+                      notStored: [PrefetchOutcome.Item] = []) {
         continuation.yield(PrefetchEvent(id: id, videoURL: request.videoURL, tag: request.tag, category: request.category,
-                                         kind: kind))
+                                         kind: kind, notStored: notStored))
     }
 
     private func priority(_ category: PrefetchCategory, _ rank: Int) -> PrefetchPriority {

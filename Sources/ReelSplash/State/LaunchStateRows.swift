@@ -1,5 +1,6 @@
-import ReelCore
 import Foundation
+import ReelCore
+import ReelStore
 
 /// The launch state's rows as SQLite returns them, and their decoding: a pure function over
 /// `SQLiteValue`s, so a damaged database (text in `launches`, a blob id, `checksum = 1e300`)
@@ -137,11 +138,11 @@ public struct LaunchStateRows: Sendable, Hashable {
         }
 
         func problem(_ name: String, _ reason: String) -> DamagedValue {
-            DamagedValue(problem: "\(name) \(value(name).described) \(reason)")
+            DamagedValue(problem: "\(name) \(value(name).summary) \(reason)")
         }
 
         func integer(_ name: String, in range: ClosedRange<Int64>) throws(DamagedValue) -> Int64 {
-            guard case .int(let number) = value(name) else { throw problem(name, "is not an integer") }
+            guard case .integer(let number) = value(name) else { throw problem(name, "is not an integer") }
             guard range.contains(number) else { throw problem(name, "is outside \(range.lowerBound)...\(range.upperBound)") }
             return number
         }
@@ -152,7 +153,7 @@ public struct LaunchStateRows: Sendable, Hashable {
             switch value(name) {
             case .null where nullable: return nil
             case .real(let number): seconds = number
-            case .int(let number): seconds = Double(number)
+            case .integer(let number): seconds = Double(number)
             default: throw problem(name, "is not a time")
             }
             guard LaunchStateRows.times.contains(seconds) else { throw problem(name, "is not a time between the years 1 and 9999") }
@@ -164,7 +165,7 @@ public struct LaunchStateRows: Sendable, Hashable {
             let seconds: Double
             switch value(name) {
             case .real(let number): seconds = number
-            case .int(let number): seconds = Double(number)
+            case .integer(let number): seconds = Double(number)
             default: throw problem(name, "is not a number of seconds")
             }
             guard seconds >= 0, seconds <= LaunchStateRows.times.upperBound else { throw problem(name, "is not a number of seconds") }
@@ -190,8 +191,8 @@ public struct LaunchStateRows: Sendable, Hashable {
     // MARK: Encoding
 
     package static func values(_ lifecycle: LaunchLifecycle) -> [SQLiteValue] {
-        [.int(Int64(lifecycle.launches)), time(lifecycle.lastEventAt), time(lifecycle.sessionStart), time(lifecycle.endedAt),
-         .int(lifecycle.crashGuardPending ? 1 : 0)]
+        [.integer(Int64(lifecycle.launches)), time(lifecycle.lastEventAt), time(lifecycle.sessionStart), time(lifecycle.endedAt),
+         .integer(lifecycle.crashGuardPending ? 1 : 0)]
     }
 
     package static func values(display splash: String, at: Date) -> [SQLiteValue] {
@@ -212,14 +213,14 @@ public struct LaunchStateRows: Sendable, Hashable {
         case .invalid(let problem): ("invalid", problem, 0)
         case .failed(let problem, let at): ("failed", problem, at.timeIntervalSince1970)
         }
-        return [.text(asset.url), asset.file.map(SQLiteValue.text) ?? .null, .int(Int64(asset.bytes)),
-                .int(Int64(bitPattern: asset.checksum)), .text(status), .text(problem), .real(at)]
+        return [.text(asset.url), asset.file.map(SQLiteValue.text) ?? .null, .integer(Int64(asset.bytes)),
+                .integer(Int64(bitPattern: asset.checksum)), .text(status), .text(problem), .real(at)]
     }
 
     /// The row of an asset being checked: if the process ends before the check does, the next
     /// open finds it so and refuses the asset.
     package static func values(checking url: String, bytes: Int, checksum: UInt64) -> [SQLiteValue] {
-        [.text(url), .null, .int(Int64(bytes)), .int(Int64(bitPattern: checksum)), .text("checking"), .text(""), .real(0)]
+        [.text(url), .null, .integer(Int64(bytes)), .integer(Int64(bitPattern: checksum)), .text("checking"), .text(""), .real(0)]
     }
 
     private static func time(_ date: Date?) -> SQLiteValue {

@@ -1,3 +1,4 @@
+import ReelCore
 /// The least-recently-used order of cache keys: a doubly linked list over slot arrays, so a
 /// touch (move to the back), an insert and a removal are O(1) with no allocation per node.
 struct LRUList: Sendable {

@@ -1,3 +1,4 @@
+import ReelCore
 import ReelManifest
 /// One resource in the disk cache, as the index holds it: the key, the content file, how many
 /// bytes it holds (all of the resource, or the first part of it), their checksum, and what the

@@ -1,6 +1,8 @@
+import ReelCore
 /// The cache's index in memory: every entry by key, their LRU order and the bytes they hold.
-/// A plain value guarded by the `Cache`'s lock; SQLite holds its durable mirror.
-struct CacheIndex: Sendable {
+/// A plain value guarded by the `Cache`'s lock; SQLite holds its durable mirror. Entries come
+/// from `CacheIndexContents` (lengths, access times and totals in range) or from sealed files.
+public struct CacheIndex: Sendable {
     private struct Item: Sendable {
         var entry: CacheEntry
         var slot: LRUList.Slot
@@ -9,23 +11,23 @@ struct CacheIndex: Sendable {
     private var items: [String: Item] = [:]
     private var lru = LRUList()
     /// Bytes of every content file the index lists.
-    private(set) var totalBytes: Int64 = 0
+    public private(set) var totalBytes: Int64 = 0
     /// The LRU clock: the next access gets this value.
-    private(set) var clock: Int64 = 1
+    public private(set) var clock: Int64 = 1
     /// Entries that hold only the first part of their resource.
-    private(set) var partialCount = 0
+    package private(set) var partialCount = 0
 
-    init(capacity: Int = 0) {
+    public init(capacity: Int = 0) {
         items.reserveCapacity(capacity)
         lru = LRUList(capacity: capacity)
     }
 
-    var count: Int { items.count }
+    public var count: Int { items.count }
 
-    func entry(_ key: String) -> CacheEntry? { items[key]?.entry }
+    public func entry(_ key: String) -> CacheEntry? { items[key]?.entry }
 
     /// Marks `key` as just used and returns its entry (with the new access time).
-    mutating func touch(_ key: String) -> CacheEntry? {
+    public mutating func touch(_ key: String) -> CacheEntry? {
         guard var item = items[key] else { return nil }
         item.entry.lastAccess = clock
         clock += 1
@@ -37,7 +39,7 @@ struct CacheIndex: Sendable {
     /// Adds or replaces an entry; returns the one it replaced. The entry's `lastAccess` is kept when
     /// it is ahead of the clock (loading), else set to the clock (a new write is a use).
     @discardableResult
-    mutating func insert(_ entry: CacheEntry, keepAccessTime: Bool = false) -> CacheEntry? {
+    public mutating func insert(_ entry: CacheEntry, keepAccessTime: Bool = false) -> CacheEntry? {
         let old = remove(entry.key)
         var entry = entry
         if keepAccessTime {
@@ -54,7 +56,7 @@ struct CacheIndex: Sendable {
     }
 
     /// Updates fields of an entry in place (not its length, file or LRU position).
-    mutating func update(_ key: String, _ change: (inout CacheEntry) -> Void) -> CacheEntry? {
+    package mutating func update(_ key: String, _ change: (inout CacheEntry) -> Void) -> CacheEntry? {
         guard var item = items[key] else { return nil }
         let length = item.entry.length, complete = item.entry.isComplete
         change(&item.entry)
@@ -65,7 +67,7 @@ struct CacheIndex: Sendable {
     }
 
     @discardableResult
-    mutating func remove(_ key: String) -> CacheEntry? {
+    public mutating func remove(_ key: String) -> CacheEntry? {
         guard let item = items.removeValue(forKey: key) else { return nil }
         lru.remove(item.slot)
         totalBytes -= item.entry.length
@@ -74,12 +76,12 @@ struct CacheIndex: Sendable {
     }
 
     /// The least recently used entry.
-    var leastRecentlyUsed: CacheEntry? { lru.first.flatMap { items[$0]?.entry } }
+    public var leastRecentlyUsed: CacheEntry? { lru.first.flatMap { items[$0]?.entry } }
 
     /// Every entry, least recently used first.
-    var entriesInLRUOrder: [CacheEntry] { lru.ordered.compactMap { items[$0]?.entry } }
+    public var entriesInLRUOrder: [CacheEntry] { lru.ordered.compactMap { items[$0]?.entry } }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         self = CacheIndex()
     }
 }

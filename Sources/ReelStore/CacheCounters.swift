@@ -1,3 +1,4 @@
+import ReelCore
 /// Hit and miss counts over the cache's life, persisted in the index so `reel cache stats` can
 /// report a hit ratio across runs. A hit is a read served wholly from a complete entry; a miss
 /// is a read that needed the network (a shared transfer or a resumed partial counts as a miss).
