@@ -31,38 +31,26 @@ public enum FeedRun {
                             server: CDNServer?) async throws -> FeedRunResult {
         // Each run's cache is new, so its meter starts from `device.bandwidthEstimateKbps`: runs
         // stay independent of one another (a sweep's cells in any order).
-        let engine = TransferEngine(options: NetworkOptions(config.network), meter: BandwidthMeter(config: config))
-        let network = URLDataSourceFactory(engine: engine, allowLocalFiles: false)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-feed-\(UUID().uuidString)")
-        var cache: Cache?
-        var catalog = request.catalog
-        var warnings: [String] = []
-        do {
+        var options = ReelStack.Options()
+        options.cache = config.cache.enabled ? .temporary : .none
+        options.remembersEstimate = false
+        let (outcome, catalog, warnings, before) = try await ReelStack.with(config: config, options: options) { stack in
+            var catalog = request.catalog
+            var warnings: [String] = []
             // A simulator handed over (tests) is known to run, and its bill stays the run's alone.
             if request.origin.isRunningSimulator == false {
-                (catalog, warnings) = try await preflight(request.catalog, baseURL: baseURL, network: network)
+                (catalog, warnings) = try await preflight(request.catalog, baseURL: baseURL, network: stack.network)
             }
-            if config.cache.enabled {
-                let maxBytes = Int64(config.cache.maxBytes)
-                cache = try await BlockingPool.shared.run {
-                    try Cache.openOrThrow(directory: folder, maxBytes: maxBytes)
-                }
-            }
-        } catch {
-            await shutDown(engine: engine, cache: nil, folder: folder)
-            throw error
+            // The preflight's request is not the session's.
+            let before = server?.bill()
+            let clock = EngineClock.continuous
+            let source = LatentFeedSource(base: CatalogFeedSource(catalog: catalog, baseURL: baseURL, config: config),
+                                          latency: Double(config.pagination.latencyMs) / 1000, clock: clock)
+            let feed = FeedEngine(stack: stack, source: source, screen: request.screen, clock: clock)
+            let outcome = await TraceDriver.run(request.trace, into: feed, launchSeconds: request.launchSeconds,
+                                                visibility: VisibilityParameters(config: config))
+            return (outcome, catalog, warnings, before)
         }
-        // The preflight's request is not the session's.
-        let before = server?.bill()
-        let cacheFactory = cache.map { CacheDataSourceFactory(cache: $0, upstream: network, origin: .playback) }
-        let clock = EngineClock.continuous
-        let source = LatentFeedSource(base: CatalogFeedSource(catalog: catalog, baseURL: baseURL, config: config),
-                                      latency: Double(config.pagination.latencyMs) / 1000, clock: clock)
-        let feed = FeedEngine(config: config, source: source, factory: cacheFactory ?? network, cacheFactory: cacheFactory,
-                                screen: request.screen, clock: clock)
-        let outcome = await TraceDriver.run(request.trace, into: feed, launchSeconds: request.launchSeconds,
-                                            visibility: VisibilityParameters(config: config))
-        await shutDown(engine: engine, cache: cache, folder: folder)
 
         var summary = outcome.summary
         summary.skippedVideos = catalog.skipped.count
@@ -128,16 +116,6 @@ public enum FeedRun {
         }
         let merged = (catalog.skipped + skipped).sorted { $0.index < $1.index }
         return (FeedCatalog(entries: left, skipped: merged, source: catalog.source), warnings)
-    }
-
-    /// Stops the transfer engine and closes the cache (both block, so on threads of their own),
-    /// then deletes the cache folder.
-    private static func shutDown(engine: TransferEngine, cache: Cache?, folder: URL) async {
-        _ = try? await BlockingPool.shared.run {
-            cache?.close()
-            engine.shutdown()
-            try? FileManager.default.removeItem(at: folder)
-        }
     }
 
     /// The bill once every connection of the run is closed (the engine's shutdown closed them;

@@ -43,17 +43,21 @@ struct InspectCommand: AsyncParsableCommand {
     private func execute() async throws {
         let settings = try config.resolve()
         let url = try InputLocation.parse(input)
-        let factory = URLDataSourceFactory(engine: TransferEngine(options: NetworkOptions(settings.network)),
-                                           allowLocalFiles: url.isFileURL)
+        var options = ReelStack.Options()
+        options.cache = .none
+        options.allowLocalFiles = url.isFileURL
         let deep = self.deep
         let limits = ManifestLimits(settings.manifest)
-        let manifest = try await BlockingPool.shared.run {
-            let loader = ManifestLoader(limits: limits) { spec in
-                // A remote playlist may name only http(s) URLs; a local one may name local files.
-                _ = try URLPolicy(allowLocalFiles: url.isFileURL).check(spec.url.absoluteString)
-                return Data(try factory.fetch(spec, limit: limits.maxPlaylistBytes))
+        let manifest = try await ReelStack.with(config: settings, options: options) { stack in
+            let factory = stack.network
+            return try await BlockingPool.shared.run {
+                let loader = ManifestLoader(limits: limits) { spec in
+                    // A remote playlist may name only http(s) URLs; a local one may name local files.
+                    _ = try URLPolicy(allowLocalFiles: url.isFileURL).check(spec.url.absoluteString)
+                    return Data(try factory.fetch(spec, limit: limits.maxPlaylistBytes))
+                }
+                return deep ? try loader.loadDeep(url) : try loader.load(url)
             }
-            return deep ? try loader.loadDeep(url) : try loader.load(url)
         }
         if json {
             print(String(decoding: try ManifestReport(manifest).jsonData(prettyPrinted: true), as: UTF8.self))

@@ -64,8 +64,16 @@ struct LaunchCommand: AsyncParsableCommand {
             let path = events
             let replay = try await BlockingPool.shared.run { try LaunchEventLog.load(path: path) }
             guard let first = replay.first else { return }
-            let factory = URLDataSourceFactory(engine: TransferEngine(options: NetworkOptions(resolution.config.network)),
-                                               allowLocalFiles: configURL.isFileURL)
+            var options = ReelStack.Options()
+            options.cache = .none
+            options.allowLocalFiles = configURL.isFileURL
+            try await ReelStack.with(config: resolution.config, options: options) { stack in
+                try await self.replay(replay, first: first, parameters: parameters, factory: stack.network)
+            }
+        }
+
+        private func replay(_ replay: [LaunchEvent], first: LaunchEvent, parameters: LaunchParameters,
+                            factory: URLDataSourceFactory) async throws {
             let manual = ManualClock()
             let clock = LaunchClock.following(manual, from: first.time)
             let controller = await LaunchController.open(directory: URL(fileURLWithPath: state), parameters: parameters,

@@ -98,65 +98,43 @@ struct PlayCommand: AsyncParsableCommand {
     private func execute() async throws {
             let settings = try config.resolve()
             let url = try InputLocation.parse(input)
-            var request = PlaybackRequest(input: url)
+            var request = PlaybackRequest(input: url, config: settings)
             request.mode = fast ? .fast : .realTime
             request.maxFrames = frames
-            request.threads = threads ?? settings.decoder.threads
+            if let threads { request.threads = threads }
             request.frameHashes = framemd5
             request.thumbnailPath = thumbnail
             request.decodeAudio = !noAudio
-            request.demux = DemuxOptions(settings.decoder)
-            request.constraints = PlaybackConstraints(settings)
-            request.failureBudget = FailureBudget(NetworkOptions(settings.network))
-            request.manifestLimits = ManifestLimits(settings.manifest)
-            request.readAhead = .milliseconds(settings.playback.maxBufferMs)
             if let probesize { request.demux.probeSizeBytes = probesize }
             if let analyzeDurationMs { request.demux.analyzeDurationMs = analyzeDurationMs }
             if findStreamInfo { request.demux.findStreamInfo = true }
-            var diskCache: Cache?
-            let reachability = NetworkReachability(forcedOffline: offline)
             if offline && !settings.cache.enabled {
                 throw ReelError(.invalidConfig, "--offline plays from the cache, but cache.enabled is false")
             }
-            if !url.isFileURL && settings.cache.enabled && !noCache {
-                // Local inputs are read where they are; only http(s) bytes are cached.
-                let opened = try await cache.open(settings)
-                if offline, let reason = opened.disabledReason {
-                    await opened.closeAsync()
-                    throw ReelError(.cacheIO, "--offline plays from the cache, but it cannot be used: \(reason)")
-                }
-                diskCache = opened
-            }
-            // The meter starts from the estimate remembered for this network, when there is one.
-            let cacheForMeter = diskCache
-            let meter = try await BlockingPool.shared.run { BandwidthMeter.remembered(config: settings, cache: cacheForMeter) }
-            let engine = TransferEngine(options: NetworkOptions(settings.network), meter: meter)
-            let network = URLDataSourceFactory(engine: engine, allowLocalFiles: url.isFileURL)
-            var factory: any DataSourceFactory = network
-            if let diskCache {
-                factory = CacheDataSourceFactory(cache: diskCache, upstream: network, origin: .playback, reachability: reachability)
-            }
+            var options = ReelStack.Options()
+            // Local inputs are read where they are; only http(s) bytes are cached.
+            let cached = !url.isFileURL && settings.cache.enabled && !noCache
+            options.cache = cached ? .folder(cache.location(settings)) : .none
+            options.cacheMaxBytes = cache.limit(settings)
+            options.offline = offline && cached
+            options.allowLocalFiles = url.isFileURL
             let printer = LinePrinter()
             var onFrameHash: (@Sendable (FrameHash) -> Void)?
             if framemd5 {
                 onFrameHash = { hash in printer.print("\(hash.index), \(hash.pts), \(hash.md5)") }
             }
-            let playback = Playback(request: request, factory: factory, onFrameHash: onFrameHash)
-            let report: PlaybackReport
-            do {
-                report = try await playback.run()
-            } catch {
-                await diskCache?.closeAsync()
-                throw error
+            let (report, offlineNote) = try await ReelStack.with(config: settings, options: options) { stack in
+                let report = try await Playback(request: request, factory: stack.factory, onFrameHash: onFrameHash).run()
+                var note: String?
+                if let cache = stack.cache, stack.reachability.isOffline(for: url) {
+                    let why = stack.reachability.failure(for: url).map { "the network is unreachable (\($0.message))" } ?? "--offline"
+                    note = "Offline: \(why); played what the cache '\(cache.directory.path)' holds"
+                }
+                return (report, note)
             }
-            if let diskCache { _ = try? await BlockingPool.shared.run { diskCache.remember(meter, config: settings) } }
-            await diskCache?.closeAsync()
             printer.flush()
             var summary = json ? try CLIOutput.json(report) : PlaySummary.text(report)
-            if !json, let diskCache, reachability.isOffline(for: url) {
-                let why = reachability.failure(for: url).map { "the network is unreachable (\($0.message))" } ?? "--offline"
-                summary += "\nOffline: \(why); played what the cache '\(diskCache.directory.path)' holds"
-            }
+            if !json, let offlineNote { summary += "\n" + offlineNote }
             if framemd5 { CLIOutput.printToStandardError(summary) } else { print(summary) }
             // A play that ended short is a failure, with its report printed first.
             if let failure = report.failure { throw failure.error }

@@ -93,11 +93,33 @@ struct PrefetchCommand: AsyncParsableCommand {
             settings.prefetch.lowEndMaxConcurrent = concurrency
         }
         let category = PrefetchCategory(rawValue: self.category) ?? .imminent
-        let diskCache = try await cache.openOrThrow(settings)
-        let meter = try await BlockingPool.shared.run { [settings] in BandwidthMeter.remembered(config: settings, cache: diskCache) }
-        let engine = TransferEngine(options: NetworkOptions(settings.network), meter: meter)
-        let factory = CacheDataSourceFactory(
-            cache: diskCache, upstream: URLDataSourceFactory(engine: engine, allowLocalFiles: false), origin: .prefetch)
+        var options = ReelStack.Options()
+        options.cache = .folder(cache.location(settings))
+        options.cacheMaxBytes = cache.limit(settings)
+        options.requiresCache = true
+        options.origin = .prefetch
+        let (ids, outcomes, failures, ledger, cap) = try await ReelStack.with(config: settings, options: options) { stack in
+            try await prefetch(urls, category: category, settings: settings, factory: stack.cacheFactory!)
+        }
+        // In command-line order.
+        let failed = zip(ids, urls).compactMap { id, url in
+            failures[id].map { PrefetchOutput.Failure(url: url, error: $0.error, notStored: $0.notStored) }
+        }
+        let output = PrefetchOutput(ids.compactMap { outcomes[$0] }, failures: failed,
+                                    concurrency: cap, category: category, ledger: ledger)
+        // One bad input alone fails as before: one line on stderr, nothing on stdout; unless it
+        // has resources the cache could not store to list.
+        if !outcomes.isEmpty || failed.isEmpty || failed.contains(where: { !$0.notStored.isEmpty }) {
+            print(json ? try CLIOutput.json(output) : output.text)
+        }
+        if let first = ids.lazy.compactMap({ failures[$0]?.error }).first { throw first }
+    }
+
+    /// Prefetches `urls` into the stack's cache, with a live line on a terminal, and returns
+    /// what became of each, the ledger and the concurrency used.
+    private func prefetch(_ urls: [URL], category: PrefetchCategory, settings: ReelConfig, factory: CacheDataSourceFactory) async throws
+        -> ([PrefetchRequestID], [PrefetchRequestID: PrefetchOutcome], [PrefetchRequestID: (error: ReelError, notStored: [PrefetchOutcome.Item])],
+            PrefetchLedger, Int) {
         let prefetcher = Prefetcher(factory: factory, config: settings)
         var ids: [PrefetchRequestID] = []
         for (index, url) in urls.enumerated() {
@@ -127,22 +149,9 @@ struct PrefetchCommand: AsyncParsableCommand {
             if pending.isEmpty { break }
         }
         if live { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
-        _ = try? await BlockingPool.shared.run { [settings] in diskCache.remember(meter, config: settings) }
-        await diskCache.closeAsync()
         let ledger = await prefetcher.ledger()
         await prefetcher.shutdown()
-        // In command-line order.
-        let failed = zip(ids, urls).compactMap { id, url in
-            failures[id].map { PrefetchOutput.Failure(url: url, error: $0.error, notStored: $0.notStored) }
-        }
-        let output = PrefetchOutput(ids.compactMap { outcomes[$0] }, failures: failed,
-                                    concurrency: prefetcher.limits.cap, category: category, ledger: ledger)
-        // One bad input alone fails as before: one line on stderr, nothing on stdout; unless it
-        // has resources the cache could not store to list.
-        if !outcomes.isEmpty || failed.isEmpty || failed.contains(where: { !$0.notStored.isEmpty }) {
-            print(json ? try CLIOutput.json(output) : output.text)
-        }
-        if let first = ids.lazy.compactMap({ failures[$0]?.error }).first { throw first }
+        return (ids, outcomes, failures, ledger, await prefetcher.limits.cap)
     }
 }
 

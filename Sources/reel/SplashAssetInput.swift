@@ -7,10 +7,18 @@ import ReelNet
 /// Reads a splash asset named on the command line (a path or an http(s) URL) whole, refusing
 /// one of more than `limit` bytes before reading it.
 enum SplashAssetInput {
-    static func read(_ text: String, limit: Int, network: NetworkSettings) async throws -> [UInt8] {
+    static func read(_ text: String, limit: Int, config: ReelConfig) async throws -> [UInt8] {
         let url = try InputLocation.parse(text)
-        let factory = URLDataSourceFactory(engine: TransferEngine(options: NetworkOptions(network)), allowLocalFiles: url.isFileURL)
-        return try await BlockingPool.shared.run { cancellation in
+        var options = ReelStack.Options()
+        options.cache = .none
+        options.allowLocalFiles = url.isFileURL
+        return try await ReelStack.with(config: config, options: options) { stack in
+            try await read(text, url: url, limit: limit, factory: stack.network)
+        }
+    }
+
+    private static func read(_ text: String, url: URL, limit: Int, factory: URLDataSourceFactory) async throws -> [UInt8] {
+        try await BlockingPool.shared.run { cancellation in
             if url.isFileURL {
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {

@@ -56,7 +56,7 @@ struct SplashCommand: AsyncParsableCommand {
             var invalid = 0
             for asset in assets {
                 do {
-                    let bytes = try await SplashAssetInput.read(asset, limit: LottieRenderer.maxReadBytes, network: settings.network)
+                    let bytes = try await SplashAssetInput.read(asset, limit: LottieRenderer.maxReadBytes, config: settings)
                     let report = try await checker.check(bytes, limits: limits, measuringPastLimits: true)
                     if !report.isValid { invalid += 1 }
                     if json {
@@ -105,7 +105,7 @@ struct SplashCommand: AsyncParsableCommand {
 
         private func execute() async throws {
             let settings = try config.resolve()
-            let bytes = try await SplashAssetInput.read(asset, limit: LottieRenderer.maxReadBytes, network: settings.network)
+            let bytes = try await SplashAssetInput.read(asset, limit: LottieRenderer.maxReadBytes, config: settings)
             let report = try await CheckAsset.checker.check(bytes, limits: try LaunchParameters(config: settings).assetLimits,
                                                             measuringPastLimits: true)
             guard report.drewEveryFrame else {

@@ -74,10 +74,13 @@ struct StressCommand: AsyncParsableCommand {
         if let pool { options.poolSize = pool }
         options.duration = .milliseconds(Int64(seconds * 1000))
         options.seed = seed
-        let engine = TransferEngine(options: NetworkOptions(settings.network), meter: BandwidthMeter(config: settings))
-        let factory = URLDataSourceFactory(engine: engine, allowLocalFiles: false)
-        let report = try await withServer(CDNServerConfiguration(root: root, profile: networkProfile)) { server in
-            await stress(options, inputs: catalog.entries.map { server.url(for: $0.url) }, server: server, factory: factory)
+        var stackOptions = ReelStack.Options()
+        stackOptions.cache = .none
+        stackOptions.remembersEstimate = false
+        let report = try await ReelStack.with(config: settings, options: stackOptions) { stack in
+            try await withServer(CDNServerConfiguration(root: root, profile: networkProfile)) { server in
+                await stress(options, inputs: catalog.entries.map { server.url(for: $0.url) }, server: server, factory: stack.network)
+            }
         }
         print(json ? try CLIOutput.json(report) : StressSummary.text(report))
         guard report.passed else {

@@ -76,6 +76,13 @@ public actor FeedEngine {
                   performers: PlaybackPerformers(config: config, factory: factory, cacheFactory: cacheFactory, threadName: threadName))
     }
 
+    /// An engine reading through `stack` (its cache, when it has one, for prefetch too), with the
+    /// stack's configuration.
+    public init(stack: ReelStack, source: any FeedSource, screen: Size? = nil, clock: EngineClock = .continuous) {
+        self.init(config: stack.config, source: source, factory: stack.factory, cacheFactory: stack.cacheFactory, screen: screen,
+                  clock: clock)
+    }
+
     /// An engine whose actions `performers` carry out (fakes in tests).
     package init(config: ReelConfig, source: any FeedSource, screen: Size? = nil, clock: EngineClock, threadName: String = "reel.player",
                  performers: any FeedPerformers) {

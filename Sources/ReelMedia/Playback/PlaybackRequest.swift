@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 import ReelManifest
 import ReelNet
 
@@ -29,6 +30,19 @@ public struct PlaybackRequest: Sendable {
     public var readAhead: Duration = .seconds(3)
 
     public init(input: URL) { self.input = input }
+
+    /// A request for `input` as the configuration describes it: decoder threads and demuxer
+    /// options (`decoder.*`), the variant's constraints (`device.*`, `abr.*`), the failure budget
+    /// (`network.*`), the manifest's limits (`manifest.*`) and the read-ahead (`playback.*`).
+    public init(input: URL, config: ReelConfig) {
+        self.input = input
+        threads = config.decoder.threads
+        demux = DemuxOptions(config.decoder)
+        constraints = PlaybackConstraints(config)
+        failureBudget = FailureBudget(NetworkOptions(config.network))
+        manifestLimits = ManifestLimits(config.manifest)
+        readAhead = .milliseconds(config.playback.maxBufferMs)
+    }
 }
 
 /// One decoded video frame's hash line: `<index>, <pts>, <md5>` with pts in the stream's time base.

@@ -5,7 +5,8 @@ import ReelManifest
 /// Every HTTP transfer of a process runs here: one dedicated thread driving libcurl's multi
 /// interface, so connections (and HTTP/2 sessions) are pooled and reused across requests and
 /// videos. Readers block on their own threads; the transfer thread never waits for a reader.
-/// Share one engine per process (`shared`); dropping the last reference stops its thread.
+/// One engine serves a `ReelStack` and everything made from it; dropping the last reference stops
+/// its thread.
 public final class TransferEngine: Sendable {
     /// Counters over the engine's life, for reports and tests.
     public struct Statistics: Sendable, Hashable {
@@ -23,9 +24,6 @@ public final class TransferEngine: Sendable {
 
     /// Measures the network from this engine's segment and media transfers.
     public var meter: BandwidthMeter { core.meter }
-
-    /// A process-wide engine with the default options.
-    public static let shared = TransferEngine()
 
     /// An engine whose transfers feed `meter` (by default a meter starting from the
     /// configuration's default estimate).
