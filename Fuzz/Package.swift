@@ -28,6 +28,7 @@ func launchFuzzTarget(_ name: String) -> Target {
             "FuzzSupport", "LottieGenerator",
             .product(name: "ReelCore", package: "Reel"),
             .product(name: "ReelSplash", package: "Reel"),
+            .product(name: "ReelStore", package: "Reel"),
         ],
         swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")])
 }

@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-30}
-FUZZ_TARGETS=${FUZZ_TARGETS:-"hls dash config json lottie launchstate"}
+FUZZ_TARGETS=${FUZZ_TARGETS:-"hls dash config json lottie launchstate cacheindex"}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-2}
 FUZZ_RSS_MB=${FUZZ_RSS_MB:-400}
 FUZZ_CHUNK_SECONDS=${FUZZ_CHUNK_SECONDS:-60}
@@ -33,7 +33,7 @@ binary() {
     json) echo FuzzJSON ;;
     lottie) echo FuzzLottie ;;
     launchstate) echo FuzzLaunchState ;;
-    *) echo "fuzz: unknown target '$1' (hls, dash, config, json, lottie, launchstate)" >&2; exit 2 ;;
+    *) echo "fuzz: unknown target '$1' (hls, dash, config, json, lottie, launchstate, cacheindex)" >&2; exit 2 ;;
   esac
 }
 for target in $FUZZ_TARGETS; do binary "$target" >/dev/null; done

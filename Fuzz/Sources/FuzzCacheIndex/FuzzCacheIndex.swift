@@ -1,5 +1,6 @@
 import FuzzSupport
 import Foundation
+import ReelManifest
 import ReelStore
 
 /// Rows of the cache index as SQLite could hold them, damaged at random, through what opening a

@@ -3,6 +3,7 @@ import FuzzSupport
 import LottieGenerator
 import ReelCore
 import ReelSplash
+import ReelStore
 
 /// The launch state's rows, as a damaged or hostile database could hold them: the bytes choose
 /// rows of every table, each value of any storage class (text in `launches`, a blob id,
