@@ -5,20 +5,20 @@ import ReelEngine
 
 /// The same trace run twice (`--compare key=value`): `a` with the configuration as given, `b`
 /// with one key overridden, each with a fresh cache; printed side by side with `b / a` ratios.
-public struct FeedComparison: Sendable {
-    public var a: FeedRunResult
-    public var b: FeedRunResult
+package struct FeedComparison: Sendable {
+    package var a: FeedRunResult
+    package var b: FeedRunResult
     /// The override as given ("prefetch=off").
-    public var override: String
+    package var override: String
 
-    public init(a: FeedRunResult, b: FeedRunResult, override: String) {
+    package init(a: FeedRunResult, b: FeedRunResult, override: String) {
         self.a = a
         self.b = b
         self.override = override
     }
 
     /// Runs `a` then `b` (one after the other, so they do not share the machine).
-    public static func run(_ request: FeedRunRequest, a: ReelConfig, b: ReelConfig, override: String) async throws -> FeedComparison {
+    package static func run(_ request: FeedRunRequest, a: ReelConfig, b: ReelConfig, override: String) async throws -> FeedComparison {
         let first = try await FeedRun.run(request, config: a, title: "a")
         let second = try await FeedRun.run(request, config: b, title: "b: \(override)")
         return FeedComparison(a: first, b: second, override: override)
@@ -26,7 +26,7 @@ public struct FeedComparison: Sendable {
 
     /// The `--set` assignment an override stands for: `prefetch=off` (or `on`) is shorthand for
     /// `prefetch.enabled=false` (`true`); anything else is a configuration `key=value` as is.
-    public static func assignment(_ override: String) throws -> String {
+    package static func assignment(_ override: String) throws -> String {
         guard let equals = override.firstIndex(of: "="), equals != override.startIndex else {
             throw ReelError(.invalidInput, "--compare wants key=value, such as prefetch=off or decoder.poolSize=2; got '\(override)'")
         }
@@ -38,7 +38,7 @@ public struct FeedComparison: Sendable {
     }
 
     /// `{a: summary, b: summary, ratios: {key: b / a}}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object(["a": a.summary.json, "b": b.summary.json, "ratios": SessionSummary.ratios(a.summary, b.summary)])
     }
 }
@@ -46,7 +46,7 @@ public struct FeedComparison: Sendable {
 extension FeedComparison {
     /// Where the second run's events go when the first run's go to `path`: `out.jsonl` ->
     /// `out-b.jsonl` (`-b` before the extension, or at the end without one).
-    public static func secondEventsPath(_ path: String) -> String {
+    package static func secondEventsPath(_ path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let ext = url.pathExtension
         let base = url.deletingPathExtension().lastPathComponent + "-b"

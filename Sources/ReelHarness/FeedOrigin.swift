@@ -4,7 +4,7 @@ import ReelEngine
 import ReelServer
 
 /// Where a feed run's streams and images come from.
-public enum FeedOrigin: Sendable {
+package enum FeedOrigin: Sendable {
     /// This folder, served by the CDN simulator in-process on 127.0.0.1 with a network profile
     /// and the faults it injects.
     case serve(folder: URL, profile: NetworkProfile, faults: FaultInjection)
@@ -22,7 +22,7 @@ public enum FeedOrigin: Sendable {
 
     /// The origin for a base URL given as text: http or https with a host; refused by name
     /// otherwise. A base URL names a folder, so a missing final "/" is added.
-    public static func remote(parsing text: String) throws -> FeedOrigin {
+    package static func remote(parsing text: String) throws -> FeedOrigin {
         guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else {
             throw ReelError(.invalidInput, "bad base URL '\(text)': give an http(s) URL such as http://127.0.0.1:8080/")
@@ -33,7 +33,7 @@ public enum FeedOrigin: Sendable {
     }
 
     /// The folder to serve, checked: it must exist and be a folder.
-    public static func serve(path: String, profile: NetworkProfile, faults: FaultInjection = .none) throws -> FeedOrigin {
+    package static func serve(path: String, profile: NetworkProfile, faults: FaultInjection = .none) throws -> FeedOrigin {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
             throw ReelError(.notFound, "cannot serve '\(path)': no such folder")
@@ -42,10 +42,10 @@ public enum FeedOrigin: Sendable {
     }
 
     /// A configuration layer under the user's when serving a folder: merch images from the folder
-    /// (`images/merch/m{n}.jpg`, the bundled samples' images) instead of a public image service
+    /// (`images/merch/m{n}.jpg`, the bundled samples' images) instead of a package image service
     /// this machine cannot reach, and the network profile's name as the network a remembered
     /// bandwidth estimate belongs to (`abr.network`). Nothing for a remote origin.
-    public var defaultLayers: [ConfigSource] {
+    package var defaultLayers: [ConfigSource] {
         let profile: NetworkProfile
         switch self {
         case .remote: return []
@@ -61,7 +61,7 @@ public enum FeedOrigin: Sendable {
 extension FeedOrigin {
     /// The configuration of a run from this origin: its `defaultLayers` under `sources`, and on
     /// top a `--compare` override (`FeedComparison.assignment`) when given; with the warnings.
-    public func configuration(_ sources: [ConfigSource], override: String? = nil) throws -> ConfigResolution {
+    package func configuration(_ sources: [ConfigSource], override: String? = nil) throws -> ConfigResolution {
         let extra = try override.map { [ConfigSource.assignments([try FeedComparison.assignment($0)])] } ?? []
         return try ConfigResolver().resolve(defaultLayers + sources + extra)
     }

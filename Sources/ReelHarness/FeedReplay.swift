@@ -4,15 +4,15 @@ import ReelFeed
 /// the first page is requested at t = 0, each page arrives `pagination.latencyMs` after its
 /// request, held transitions are released at their deadlines, and the replay ends once held
 /// transitions after the last sample have been released.
-public struct FeedReplay: Sendable {
+package struct FeedReplay: Sendable {
     /// Events in time order, warnings for people, and the controller's final state.
-    public struct Result: Sendable {
-        public var events: [FeedEvent]
-        public var warnings: [String]
-        public var controller: FeedController
+    package struct Result: Sendable {
+        package var events: [FeedEvent]
+        package var warnings: [String]
+        package var controller: FeedController
     }
 
-    public static func run(trace: ScrollTrace, api: FeedAPI, config: ReelConfig, screen: Size? = nil) -> Result {
+    package static func run(trace: ScrollTrace, api: FeedAPI, config: ReelConfig, screen: Size? = nil) -> Result {
         var replay = FeedReplay(api: api, controller: FeedController(config: config, screen: screen))
         replay.handle(replay.controller.start(at: 0), at: 0)
         for sample in trace.samples {

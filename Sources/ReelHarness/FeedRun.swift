@@ -11,9 +11,9 @@ import ReelServer
 /// Runs one feed session end to end, as `reel feed run` does: the CDN simulator serving a folder
 /// (or a server at a base URL), a fresh disk cache in a temporary folder (deleted afterwards), one
 /// transfer engine, the session; then the simulator's bill for the run.
-public enum FeedRun {
+package enum FeedRun {
     /// Runs `request` with `config`; `title` names the run in reports.
-    public static func run(_ request: FeedRunRequest, config: ReelConfig, title: String) async throws -> FeedRunResult {
+    package static func run(_ request: FeedRunRequest, config: ReelConfig, title: String) async throws -> FeedRunResult {
         if request.engine == .simulate { return try await FeedSimRun.run(request, config: config, title: title) }
         switch request.origin {
         case .serve(let folder, let profile, let faults):

@@ -6,10 +6,10 @@ import ReelReport
 
 /// Writes what a feed run (or a comparison) leaves behind: the events as JSON lines (the second
 /// run's next to the first's, `out-b.jsonl`) and the HTML report of every run in one page.
-public enum FeedRunFiles {
+package enum FeedRunFiles {
     /// Writes the files asked for (and `summary`, a summary or comparison as JSON), on a thread
     /// of its own; returns the paths written, in order.
-    public static func write(_ runs: [FeedRunResult], events: String?, report: String?,
+    package static func write(_ runs: [FeedRunResult], events: String?, report: String?,
                              summary: (path: String, json: JSONValue)? = nil, traceEvents: String? = nil) async throws -> [String] {
         try await BlockingPool.shared.run {
             var written: [String] = []

@@ -3,18 +3,18 @@ import ReelEngine
 import ReelFeed
 
 /// What `FeedRun` runs: the catalog, the scroll trace, where the streams come from and the screen.
-public struct FeedRunRequest: Sendable {
-    public var catalog: FeedCatalog
-    public var trace: ScrollTrace
-    public var origin: FeedOrigin
+package struct FeedRunRequest: Sendable {
+    package var catalog: FeedCatalog
+    package var trace: ScrollTrace
+    package var origin: FeedOrigin
     /// The screen in points (default: `device.screenWidth` x `device.screenHeight`).
-    public var screen: Size?
+    package var screen: Size?
     /// Seconds of launch animation before the feed shows (the trace starts after them).
-    public var launchSeconds: Double
+    package var launchSeconds: Double
     /// The real engine in real time, or the simulation in virtual time.
-    public var engine: FeedRunEngine = .real
+    package var engine: FeedRunEngine = .real
 
-    public init(catalog: FeedCatalog, trace: ScrollTrace, origin: FeedOrigin, screen: Size? = nil, launchSeconds: Double = 0) {
+    package init(catalog: FeedCatalog, trace: ScrollTrace, origin: FeedOrigin, screen: Size? = nil, launchSeconds: Double = 0) {
         self.catalog = catalog
         self.trace = trace
         self.origin = origin
@@ -24,7 +24,7 @@ public struct FeedRunRequest: Sendable {
 }
 
 /// What runs a feed session.
-public enum FeedRunEngine: String, Sendable, Hashable, CaseIterable {
+package enum FeedRunEngine: String, Sendable, Hashable, CaseIterable {
     /// The real engine (players, cache, prefetch) against the CDN simulator, in real time.
     case real
     /// The coordinator with models of the link, players, cache and prefetch, in virtual time

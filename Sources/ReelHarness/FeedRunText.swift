@@ -5,10 +5,10 @@ import ReelEngine
 import ReelServer
 
 /// The lines `reel feed run` and `reel demo` print above the summary table.
-public enum FeedRunText {
+package enum FeedRunText {
     /// What ran against what: the trace's length and the origin, then one line per run with its
     /// events and the simulator's bill.
-    public static func header(_ request: FeedRunRequest, runs: [FeedRunResult]) -> String {
+    package static func header(_ request: FeedRunRequest, runs: [FeedRunResult]) -> String {
         let length = request.trace.samples.last?.time ?? 0
         var lines = ["Trace: \(request.trace.samples.count) samples over \(String(format: "%.1f", length)) s, \(request.origin.description)"]
         for run in runs {
@@ -27,7 +27,7 @@ public enum FeedRunText {
 }
 
 extension FeedOrigin: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .serve(let folder, let profile, let faults):
             "serving \(folder.path) with the CDN simulator (\(profile)\(faults.isEmpty ? "" : ", faults: \(faults)"))"

@@ -3,7 +3,7 @@ import ReelCore
 import ReelFeed
 
 /// How a generated scroll session behaves.
-public enum TracePattern: String, Sendable, CaseIterable {
+package enum TracePattern: String, Sendable, CaseIterable {
     /// Reads a widget, pauses on it for seconds, scrolls on to the next one, now and then back.
     case browse
     /// Fast flings through many cards with short rests.
@@ -17,7 +17,7 @@ public enum TracePattern: String, Sendable, CaseIterable {
     case watch
 
     /// The names, for help texts and errors: "browse, fling, carousel, mixed, watch".
-    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }
 
 /// Makes scroll traces over a laid-out feed, deterministic for a seed: motions are sampled at
@@ -30,25 +30,25 @@ public enum TracePattern: String, Sendable, CaseIterable {
 /// repeated while the user wants to go farther than one fling carries; a carousel swipe pages one
 /// card (two, now and then) with an ease-out. A session opens with a look at the first screen,
 /// since nobody scrolls a feed before it has appeared.
-public struct TraceGenerator: Sendable {
+package struct TraceGenerator: Sendable {
     /// The constants of the scroll physics.
-    public enum Physics {
+    package enum Physics {
         /// UIScrollView's normal deceleration, 0.998 per millisecond, is a time constant of 0.4995 s.
-        public static let decelerationSeconds = 0.5
+        package static let decelerationSeconds = 0.5
         /// The fastest the content moves when the finger lifts, points per second (Android's
         /// default maximum fling velocity is 8000 dp/s).
-        public static let maxFlingVelocity = 8000.0
+        package static let maxFlingVelocity = 8000.0
         /// The content counts as at rest below this speed (the rest is under 10 points).
-        public static let restVelocity = 20.0
+        package static let restVelocity = 20.0
         /// A user flings again once the previous fling has slowed to this speed.
-        public static let reflingVelocity = 1500.0
+        package static let reflingVelocity = 1500.0
         /// The finger's drag before it lifts, seconds.
-        public static let dragSeconds = 0.1
+        package static let dragSeconds = 0.1
         /// Scrolls longer than this many screens are flings.
-        public static let flingScreens = 1.0
+        package static let flingScreens = 1.0
     }
 
-    public let build: FeedBuild
+    package let build: FeedBuild
     private var random: SeededRandom
     private var samples: [ScrollSample] = []
     private var time = 0.0
@@ -58,13 +58,13 @@ public struct TraceGenerator: Sendable {
     /// Samples per second while the feed moves.
     static let rate = 30.0
 
-    public init(build: FeedBuild, seed: UInt64) {
+    package init(build: FeedBuild, seed: UInt64) {
         self.build = build
         random = SeededRandom(seed: seed)
     }
 
     /// A trace of `seconds` seconds in `pattern` (an empty feed gives a single sample).
-    public static func generate(_ pattern: TracePattern, seconds: Double, build: FeedBuild, seed: UInt64) -> ScrollTrace {
+    package static func generate(_ pattern: TracePattern, seconds: Double, build: FeedBuild, seed: UInt64) -> ScrollTrace {
         var generator = TraceGenerator(build: build, seed: seed)
         generator.run(pattern, seconds: seconds)
         // A step may run well past the end (a carousel's swipes and rests take many seconds).
@@ -286,7 +286,7 @@ public struct TraceGenerator: Sendable {
 
 extension ScrollTrace {
     /// The trace as JSON lines, the format `ScrollTrace.parse` reads.
-    public var jsonLines: String {
+    package var jsonLines: String {
         var out = ""
         for sample in samples {
             var line = "{\"t\": \(JSONWriter.number(sample.time)), \"y\": \(JSONWriter.number(sample.y))"

@@ -5,19 +5,19 @@ import ReelCore
 /// of `seconds kbps [latencyMs]`, each step holding until the next line's time. The last line
 /// marks the trace's end: past it the trace loops back to its start (`loop`, the default) or
 /// stays at the last line's values (`hold`; a `# end: hold` line in the file asks for it).
-public struct BandwidthTrace: Sendable, Hashable, Codable {
+package struct BandwidthTrace: Sendable, Hashable, Codable {
     /// What happens after the last line's time.
-    public enum End: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum End: String, Sendable, Hashable, Codable, CaseIterable {
         case loop, hold
     }
 
     /// From `start` seconds on (until the next step), this bandwidth and latency.
-    public struct Step: Sendable, Hashable, Codable {
-        public var start: Double
-        public var kbps: Int
-        public var latencyMilliseconds: Int
+    package struct Step: Sendable, Hashable, Codable {
+        package var start: Double
+        package var kbps: Int
+        package var latencyMilliseconds: Int
 
-        public init(start: Double, kbps: Int, latencyMilliseconds: Int) {
+        package init(start: Double, kbps: Int, latencyMilliseconds: Int) {
             self.start = start
             self.kbps = kbps
             self.latencyMilliseconds = latencyMilliseconds
@@ -25,12 +25,12 @@ public struct BandwidthTrace: Sendable, Hashable, Codable {
     }
 
     /// The trace's name in profiles and reports (its file name).
-    public private(set) var name: String
-    public private(set) var steps: [Step]
-    public private(set) var end: End
+    package private(set) var name: String
+    package private(set) var steps: [Step]
+    package private(set) var end: End
 
     /// Builds a trace from steps, checked as a file's are (`parse`).
-    public init(name: String, steps: [Step], end: End = .loop) throws {
+    package init(name: String, steps: [Step], end: End = .loop) throws {
         self.name = name
         self.steps = steps
         self.end = end
@@ -38,14 +38,14 @@ public struct BandwidthTrace: Sendable, Hashable, Codable {
     }
 
     /// Seconds after which a looping trace starts over: the last line's time.
-    public var length: Double { steps.last?.start ?? 0 }
+    package var length: Double { steps.last?.start ?? 0 }
 
     /// Whether it repeats: looping, with at least one step before its end line.
     var repeats: Bool { end == .loop && steps.count >= 2 && length > 0 }
 
     /// The step in force `elapsed` seconds after the trace started, and when it ends (in seconds
     /// since the start; nil when it lasts forever).
-    public func step(at elapsed: Double) -> (step: Step, until: Double?) {
+    package func step(at elapsed: Double) -> (step: Step, until: Double?) {
         let time = max(0, elapsed)
         if repeats {
             let lap = (time / length).rounded(.down)
@@ -72,7 +72,7 @@ public struct BandwidthTrace: Sendable, Hashable, Codable {
     /// Reads a trace: one step per line (`seconds kbps [latencyMs]`, blank lines and `#` comments
     /// skipped, `# end: loop|hold` sets the end). A line without a latency keeps the previous
     /// line's (0 ms for the first). Errors name the trace, the line and the cause.
-    public static func parse(_ text: String, name: String, end: End? = nil) throws -> BandwidthTrace {
+    package static func parse(_ text: String, name: String, end: End? = nil) throws -> BandwidthTrace {
         var steps: [Step] = []
         var fileEnd: End?
         var latency = 0
@@ -119,7 +119,7 @@ public struct BandwidthTrace: Sendable, Hashable, Codable {
     }
 
     /// Reads the trace file at `path` (named by its file name); errors name the path.
-    public static func load(path: String, end: End? = nil) throws -> BandwidthTrace {
+    package static func load(path: String, end: End? = nil) throws -> BandwidthTrace {
         let bytes = try FileBytes.read(path, what: "bandwidth trace", code: .notFound)
         guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw ReelError(.invalidInput, "bandwidth trace '\(path)' is not UTF-8 text")
@@ -131,11 +131,11 @@ public struct BandwidthTrace: Sendable, Hashable, Codable {
     }
 
     /// Lines a trace may have.
-    public static let maxSteps = 1_000_000
+    package static let maxSteps = 1_000_000
 
     /// The latest time a line may have: 365 days, far more than any session, and far inside what
     /// the simulator's nanosecond clock can count (a line at 2e10 s would overflow it).
-    public static let maxSeconds: Double = 365 * 86_400
+    package static let maxSeconds: Double = 365 * 86_400
 
     private init(unchecked name: String, steps: [Step], end: End) {
         self.name = name

@@ -4,7 +4,7 @@ import NIOPosix
 extension CDNBill {
     /// Writes the bill as pretty JSON to `path`, replacing the file; the write runs on NIO's
     /// thread pool, not on the caller's executor.
-    public func writeJSON(toFile path: String) async throws {
+    package func writeJSON(toFile path: String) async throws {
         let data = try jsonData()
         try await NIOThreadPool.singleton.runIfActive { () throws in
             do {

@@ -3,7 +3,7 @@ import Foundation
 /// The bill as a plain-text table for people (`reel serve` prints it on exit).
 extension CDNBill {
     /// Totals first, then one row per path sorted by path.
-    public func table() -> String {
+    package func table() -> String {
         var lines: [String] = []
         lines.append("CDN bill")
         lines.append("  requests          \(requests)")

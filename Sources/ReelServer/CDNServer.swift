@@ -16,15 +16,15 @@ import NIOPosix
 ///
 /// Prefer `withServer(_:_:)`, which stops the server on every path; a server from `start(_:)`
 /// must be stopped with `stop()`.
-public final class CDNServer: Sendable {
+package final class CDNServer: Sendable {
     /// What the server was started with (the profile and faults may have changed since).
-    public let configuration: CDNServerConfiguration
+    package let configuration: CDNServerConfiguration
     /// The address it listens on.
-    public let host: String
+    package let host: String
     /// The port it listens on (the one the system picked when the configuration said 0).
-    public let port: Int
+    package let port: Int
     /// `http://host:port/`, to resolve served paths against.
-    public let baseURL: URL
+    package let baseURL: URL
 
     private let core: ServerCore
     private let listener: any Channel
@@ -42,7 +42,7 @@ public final class CDNServer: Sendable {
 
     /// Checks the configuration, binds the listening socket and starts serving.
     /// Throws `CDNServerError` for a missing directory, a bad rate, or an address in use.
-    public static func start(_ configuration: CDNServerConfiguration) async throws -> CDNServer {
+    package static func start(_ configuration: CDNServerConfiguration) async throws -> CDNServer {
         try configuration.faults.validate()
         guard (0...65_535).contains(configuration.port) else {
             throw CDNServerError(.invalidConfiguration, "port \(configuration.port) is outside 0...65535")
@@ -84,7 +84,7 @@ public final class CDNServer: Sendable {
 
     /// Stops accepting and closes every connection at once (stalled ones included); returns when
     /// they are closed. Safe to call more than once.
-    public func stop() async {
+    package func stop() async {
         let alreadyStopped = stopped.withLock { stopped in
             defer { stopped = true }
             return stopped
@@ -95,7 +95,7 @@ public final class CDNServer: Sendable {
     }
 
     /// The URL of a served path (`"hls/master.m3u8"` or `"/hls/master.m3u8"`).
-    public func url(for path: String) -> URL {
+    package func url(for path: String) -> URL {
         let relative = path.hasPrefix("/") ? String(path.dropFirst()) : path
         return URL(string: relative, relativeTo: baseURL)?.absoluteURL ?? baseURL.appendingPathComponent(relative)
     }
@@ -103,11 +103,11 @@ public final class CDNServer: Sendable {
     // MARK: Network profile
 
     /// The network profile in force.
-    public var profile: NetworkProfile { core.profile }
+    package var profile: NetworkProfile { core.profile }
 
     /// Switches the network profile for every request from now on; a bandwidth change also applies
     /// to bodies being sent. Switching to an offline profile closes every open connection at once.
-    public func setProfile(_ profile: NetworkProfile) {
+    package func setProfile(_ profile: NetworkProfile) {
         core.profile = profile
         if profile.isOffline {
             core.connections.closeAll()
@@ -117,10 +117,10 @@ public final class CDNServer: Sendable {
     // MARK: Faults
 
     /// The seeded fault rates in force.
-    public var faultInjection: FaultInjection { core.faults.injection }
+    package var faultInjection: FaultInjection { core.faults.injection }
 
     /// Replaces the seeded fault rates (per-path request numbering continues).
-    public func setFaultInjection(_ faults: FaultInjection) throws(CDNServerError) {
+    package func setFaultInjection(_ faults: FaultInjection) throws(CDNServerError) {
         try faults.validate()
         core.faults.injection = faults
     }
@@ -129,26 +129,26 @@ public final class CDNServer: Sendable {
     /// ignored), ahead of the seeded rates. Faults queued for a path apply in order. A reset or
     /// stall that meets a response without a body (HEAD, 404, 416) is used up without effect;
     /// `afterBytes` is clamped to the body (a Range response's body is the range).
-    public func injectFault(_ fault: Fault, path: String, count: Int = 1) {
+    package func injectFault(_ fault: Fault, path: String, count: Int = 1) {
         core.faults.schedule(fault, path: RequestPath.key(for: path), count: count)
     }
 
     /// Drops every fault queued by `injectFault` and not yet used.
-    public func clearInjectedFaults() {
+    package func clearInjectedFaults() {
         core.faults.clearScheduled()
     }
 
     /// Faults queued by `injectFault` and not yet used, per path.
-    public var pendingInjectedFaults: [String: [Fault]] { core.faults.pendingScheduled }
+    package var pendingInjectedFaults: [String: [Fault]] { core.faults.pendingScheduled }
 
     // MARK: The bill
 
     /// A snapshot of the bill so far.
-    public func bill() -> CDNBill { core.ledger.snapshot() }
+    package func bill() -> CDNBill { core.ledger.snapshot() }
 
     /// Waits until the bill satisfies `condition` (checked after every change the simulator makes
     /// to it, no polling); returns that bill, or nil when `limit` passes first.
-    public func waitForBill(limit: Duration = .seconds(60), until condition: @escaping @Sendable (CDNBill) -> Bool) async -> CDNBill? {
+    package func waitForBill(limit: Duration = .seconds(60), until condition: @escaping @Sendable (CDNBill) -> Bool) async -> CDNBill? {
         let ledger = core.ledger
         guard await ledger.changes.wait(limit: limit, until: { condition(ledger.snapshot()) }) else { return nil }
         return ledger.snapshot()
@@ -156,7 +156,7 @@ public final class CDNServer: Sendable {
 
     /// Starts a new bill: counts go to zero; open connections and requests in flight stay counted
     /// as open, so the peaks start from them.
-    public func resetBill() { core.ledger.reset() }
+    package func resetBill() { core.ledger.reset() }
 
     // MARK: Helpers
 

@@ -2,21 +2,21 @@ import Foundation
 
 /// Everything a `CDNServer` needs: the directory, where to listen, the network profile, the
 /// faults, and an optional hook that sees every request.
-public struct CDNServerConfiguration: Sendable {
+package struct CDNServerConfiguration: Sendable {
     /// The directory served; nothing outside it is ever read.
-    public var root: URL
+    package var root: URL
     /// Address to listen on; loopback by default.
-    public var host: String
+    package var host: String
     /// Port to listen on; 0 picks a free one (read it back from `CDNServer.port`).
-    public var port: Int
+    package var port: Int
     /// The network profile at start; `CDNServer.setProfile` changes it while running.
-    public var profile: NetworkProfile
+    package var profile: NetworkProfile
     /// Seeded fault rates at start; `CDNServer.setFaultInjection` changes them while running.
-    public var faults: FaultInjection
+    package var faults: FaultInjection
     /// Called on the event loop once per request when it is over; keep it short.
-    public var requestLog: (@Sendable (RequestLogEntry) -> Void)?
+    package var requestLog: (@Sendable (RequestLogEntry) -> Void)?
 
-    public init(root: URL, host: String = "127.0.0.1", port: Int = 0, profile: NetworkProfile = .unlimited,
+    package init(root: URL, host: String = "127.0.0.1", port: Int = 0, profile: NetworkProfile = .unlimited,
                 faults: FaultInjection = .none, requestLog: (@Sendable (RequestLogEntry) -> Void)? = nil) {
         self.root = root
         self.host = host
@@ -27,7 +27,7 @@ public struct CDNServerConfiguration: Sendable {
     }
 
     /// Same, with the directory as a file-system path.
-    public init(rootPath: String, host: String = "127.0.0.1", port: Int = 0, profile: NetworkProfile = .unlimited,
+    package init(rootPath: String, host: String = "127.0.0.1", port: Int = 0, profile: NetworkProfile = .unlimited,
                 faults: FaultInjection = .none, requestLog: (@Sendable (RequestLogEntry) -> Void)? = nil) {
         self.init(root: URL(fileURLWithPath: rootPath, isDirectory: true), host: host, port: port, profile: profile,
                   faults: faults, requestLog: requestLog)

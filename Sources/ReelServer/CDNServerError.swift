@@ -1,9 +1,9 @@
 /// The CDN simulator's error: what failed (a code), on what and why (the message), and the
 /// underlying cause. Its codes are the simulator's own (serving a folder, binding, the bill), not
 /// the engine's `ReelError` areas, so the CLI maps them to exit codes of their own.
-public struct CDNServerError: Error, Sendable, CustomStringConvertible {
+package struct CDNServerError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure.
-    public enum Code: String, Sendable {
+    package enum Code: String, Sendable {
         /// The directory to serve is missing, unreadable or not a directory.
         case invalidRoot
         /// The listening socket could not be bound (address in use, bad host).
@@ -16,18 +16,18 @@ public struct CDNServerError: Error, Sendable, CustomStringConvertible {
         case statsWriteFailed
     }
 
-    public var code: Code
-    public var message: String
-    public var cause: (any Error & Sendable)?
+    package var code: Code
+    package var message: String
+    package var cause: (any Error & Sendable)?
 
-    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
+    package init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
     }
 
     /// One line for people: the message, then the cause when there is one.
-    public var description: String {
+    package var description: String {
         guard let cause else { return message }
         return "\(message): \(cause)"
     }

@@ -1,6 +1,6 @@
 /// A fault the CDN injects into one response, either scheduled by a test for a path or drawn
 /// from the seeded rates of `FaultInjection`.
-public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Answer with this status (503, 500, 404, ...) and an empty body.
     case status(Int)
     /// Send the head and this many body bytes (at most the body), then reset the connection
@@ -11,7 +11,7 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
     case stall(afterBytes: Int)
 
     /// The kind of the fault, for counting.
-    public var kind: FaultKind {
+    package var kind: FaultKind {
         switch self {
         case .status: .status
         case .reset: .reset
@@ -19,7 +19,7 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .status(let status): "status \(status)"
         case .reset(let bytes): "reset after \(bytes) bytes"
@@ -29,6 +29,6 @@ public enum Fault: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 /// The kinds of injected fault.
-public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable {
+package enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable {
     case status, reset, stall
 }

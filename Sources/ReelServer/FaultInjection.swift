@@ -1,18 +1,18 @@
 /// Faults injected at given rates, reproducibly: each decision is a pure function of
 /// (seed, path, the n-th request for that path), never of how concurrent requests interleave.
-public struct FaultInjection: Sendable, Hashable, Codable {
+package struct FaultInjection: Sendable, Hashable, Codable {
     /// Probability that a request is answered with `failStatus` instead of the file.
-    public var failRate: Double
+    package var failRate: Double
     /// Probability that a response (not failed) is reset partway through its body.
-    public var resetRate: Double
+    package var resetRate: Double
     /// Probability that a response (not failed nor reset) stalls partway through its body.
-    public var stallRate: Double
+    package var stallRate: Double
     /// The seed every decision derives from.
-    public var seed: UInt64
+    package var seed: UInt64
     /// The status a failed request gets.
-    public var failStatus: Int
+    package var failStatus: Int
 
-    public init(failRate: Double = 0, resetRate: Double = 0, stallRate: Double = 0, seed: UInt64 = 0, failStatus: Int = 503) {
+    package init(failRate: Double = 0, resetRate: Double = 0, stallRate: Double = 0, seed: UInt64 = 0, failStatus: Int = 503) {
         self.failRate = failRate
         self.resetRate = resetRate
         self.stallRate = stallRate
@@ -21,13 +21,13 @@ public struct FaultInjection: Sendable, Hashable, Codable {
     }
 
     /// No faults.
-    public static let none = FaultInjection()
+    package static let none = FaultInjection()
 
     /// True when every rate is zero.
-    public var isEmpty: Bool { failRate <= 0 && resetRate <= 0 && stallRate <= 0 }
+    package var isEmpty: Bool { failRate <= 0 && resetRate <= 0 && stallRate <= 0 }
 
     /// Throws when a rate is outside 0...1 or the status is not an HTTP status.
-    public func validate() throws(CDNServerError) {
+    package func validate() throws(CDNServerError) {
         for (name, rate) in [("fail rate", failRate), ("reset rate", resetRate), ("stall rate", stallRate)] {
             guard rate.isFinite, (0...1).contains(rate) else {
                 throw CDNServerError(.invalidConfiguration, "\(name) \(rate) is outside 0...1")
@@ -41,7 +41,7 @@ public struct FaultInjection: Sendable, Hashable, Codable {
     /// The fault for the `requestIndex`-th request (0 for the first) of `path`, whose body is
     /// `bodyLength` bytes; nil when the request is served normally. Reset and stall cut the body
     /// at a seeded point strictly inside it, so they only hit responses with a body.
-    public func fault(forPath path: String, requestIndex: Int, bodyLength: Int) -> Fault? {
+    package func fault(forPath path: String, requestIndex: Int, bodyLength: Int) -> Fault? {
         guard !isEmpty else { return nil }
         let dice = FaultDice(seed: seed, path: path, requestIndex: requestIndex)
         if dice.roll(0) < failRate { return .status(failStatus) }

@@ -3,20 +3,20 @@ import ReelCore
 /// How the network between the phone and the CDN behaves: a latency before every response head,
 /// a bandwidth limit on each client's link (every connection of one client address shares it, as
 /// on a phone's last mile), both fixed or following a `BandwidthTrace`; or no network at all.
-public struct NetworkProfile: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct NetworkProfile: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The profile's name as the CLI spells it (`wifi`, `4g`, `3g`, `offline`, `unlimited`,
     /// `custom`, or `trace:<file name>`).
-    public var name: String
+    package var name: String
     /// Delay before each response head, in milliseconds (a trace's own latency wins).
-    public var latencyMilliseconds: Int
+    package var latencyMilliseconds: Int
     /// Bandwidth of each client's link in kilobits (1,000 bits) per second; nil means unlimited.
-    public var bandwidthKbps: Int?
+    package var bandwidthKbps: Int?
     /// When true, every connection is closed at once without an answer.
-    public var isOffline: Bool
+    package var isOffline: Bool
     /// Bandwidth and latency over time, from when the profile took effect; nil for fixed ones.
-    public var trace: BandwidthTrace?
+    package var trace: BandwidthTrace?
 
-    public init(name: String = "custom", latencyMilliseconds: Int = 0, bandwidthKbps: Int? = nil, isOffline: Bool = false) {
+    package init(name: String = "custom", latencyMilliseconds: Int = 0, bandwidthKbps: Int? = nil, isOffline: Bool = false) {
         self.name = name
         self.latencyMilliseconds = max(0, latencyMilliseconds)
         self.bandwidthKbps = bandwidthKbps.map { max(1, $0) }
@@ -24,34 +24,34 @@ public struct NetworkProfile: Sendable, Hashable, Codable, CustomStringConvertib
     }
 
     /// A profile that plays `trace`: named `trace:<trace name>`.
-    public init(trace: BandwidthTrace) {
+    package init(trace: BandwidthTrace) {
         self.init(name: "trace:\(trace.name)")
         self.trace = trace
     }
 
     /// No latency, no bandwidth limit: loopback speed. The server's default.
-    public static let unlimited = NetworkProfile(name: "unlimited")
+    package static let unlimited = NetworkProfile(name: "unlimited")
     /// Home Wi-Fi: 10 ms, 40 Mbit/s.
-    public static let wifi = NetworkProfile(name: "wifi", latencyMilliseconds: 10, bandwidthKbps: 40_000)
+    package static let wifi = NetworkProfile(name: "wifi", latencyMilliseconds: 10, bandwidthKbps: 40_000)
     /// A good 4G link: 50 ms, 8 Mbit/s.
-    public static let fourG = NetworkProfile(name: "4g", latencyMilliseconds: 50, bandwidthKbps: 8_000)
+    package static let fourG = NetworkProfile(name: "4g", latencyMilliseconds: 50, bandwidthKbps: 8_000)
     /// A poor 3G link: 200 ms, 1.5 Mbit/s.
-    public static let threeG = NetworkProfile(name: "3g", latencyMilliseconds: 200, bandwidthKbps: 1_500)
+    package static let threeG = NetworkProfile(name: "3g", latencyMilliseconds: 200, bandwidthKbps: 1_500)
     /// No network: connections are closed as soon as they are accepted.
-    public static let offline = NetworkProfile(name: "offline", isOffline: true)
+    package static let offline = NetworkProfile(name: "offline", isOffline: true)
 
     /// The built-in profiles, by name.
-    public static let builtIn: [NetworkProfile] = [.unlimited, .wifi, .fourG, .threeG, .offline]
+    package static let builtIn: [NetworkProfile] = [.unlimited, .wifi, .fourG, .threeG, .offline]
 
     /// The built-in profile with this name (case-insensitive), or nil.
-    public static func named(_ name: String) -> NetworkProfile? {
+    package static func named(_ name: String) -> NetworkProfile? {
         builtIn.first { $0.name == name.lowercased() }
     }
 
     /// The profile a command line names: a built-in name, or `trace:FILE` (a `BandwidthTrace`
     /// file, read now). Unknown names, bad traces and (without `allowOffline`) `offline` are
     /// `invalidInput` errors naming them.
-    public static func parse(_ text: String, allowOffline: Bool = true) throws -> NetworkProfile {
+    package static func parse(_ text: String, allowOffline: Bool = true) throws -> NetworkProfile {
         if text.lowercased().hasPrefix("trace:") {
             let path = String(text.dropFirst("trace:".count))
             guard !path.isEmpty else {
@@ -82,7 +82,7 @@ public struct NetworkProfile: Sendable, Hashable, Codable, CustomStringConvertib
         trace.map { $0.step(at: elapsed).step.latencyMilliseconds } ?? latencyMilliseconds
     }
 
-    public var description: String {
+    package var description: String {
         if isOffline { return "\(name) (offline)" }
         if let trace {
             let rates = trace.steps.map(\.kbps)

@@ -1,7 +1,7 @@
 /// One request as the CDN saw it, handed to the request log hook when the request is over.
-public struct RequestLogEntry: Sendable, Hashable, Codable {
+package struct RequestLogEntry: Sendable, Hashable, Codable {
     /// How the request ended.
-    public enum Outcome: String, Sendable, Hashable, Codable {
+    package enum Outcome: String, Sendable, Hashable, Codable {
         /// The whole response was sent.
         case complete
         /// An injected reset cut the body.
@@ -13,21 +13,21 @@ public struct RequestLogEntry: Sendable, Hashable, Codable {
     }
 
     /// The connection the request came on, numbered from 1 in accept order.
-    public var connectionID: Int
-    public var method: String
+    package var connectionID: Int
+    package var method: String
     /// The bill's key: percent-decoded path without the query string.
-    public var path: String
+    package var path: String
     /// The Range header as the client sent it.
-    public var range: String?
+    package var range: String?
     /// The response status, or nil when the connection closed before the head was sent.
-    public var status: Int?
+    package var status: Int?
     /// Body bytes the client received (writes completed).
-    public var bodyBytes: Int
+    package var bodyBytes: Int
     /// The fault injected into this response, if any.
-    public var fault: Fault?
-    public var outcome: Outcome
+    package var fault: Fault?
+    package var outcome: Outcome
 
-    public init(connectionID: Int, method: String, path: String, range: String?, status: Int?, bodyBytes: Int,
+    package init(connectionID: Int, method: String, path: String, range: String?, status: Int?, bodyBytes: Int,
                 fault: Fault?, outcome: Outcome) {
         self.connectionID = connectionID
         self.method = method

@@ -1,5 +1,5 @@
 /// Starts a `CDNServer`, runs `body` with it, and stops it on every path, throws included.
-public func withServer<Result>(
+package func withServer<Result>(
     _ configuration: CDNServerConfiguration,
     isolation: isolated (any Actor)? = #isolation,
     _ body: (CDNServer) async throws -> Result

@@ -3,9 +3,9 @@ import ReelCore
 /// The Chrome trace event format's rules a trace must keep to open in Perfetto: every event has
 /// `ph`, `pid` and `tid`; timestamps are whole microseconds that never go back on a track; a `B`
 /// is closed by its `E` on the same track, innermost first.
-public enum ChromeTraceRules {
+package enum ChromeTraceRules {
     /// The rule breaks in a trace, empty when it keeps them.
-    public static func violations(_ trace: JSONValue) -> [String] {
+    package static func violations(_ trace: JSONValue) -> [String] {
         guard let events = trace["traceEvents"]?.array else { return ["no traceEvents array"] }
         var problems: [String] = []
         var stacks: [String: [String]] = [:]

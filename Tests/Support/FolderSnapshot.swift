@@ -3,9 +3,9 @@ import Foundation
 /// What a folder holds, every path under it with what it is (a folder, a file's bytes, a link's
 /// target), links never followed: two snapshots compare equal when nothing under the folder was
 /// created, removed or rewritten.
-public enum FolderSnapshot {
+package enum FolderSnapshot {
     /// The snapshot of `root`, leaving out `skipping` (a path under it) and what it holds.
-    public static func take(_ root: URL, skipping: String? = nil) throws -> [String: String] {
+    package static func take(_ root: URL, skipping: String? = nil) throws -> [String: String] {
         var result: [String: String] = [:]
         func walk(_ path: String) throws {
             for name in try FileManager.default.contentsOfDirectory(atPath: path) {
@@ -28,7 +28,7 @@ public enum FolderSnapshot {
     }
 
     /// The symbolic links under `root`.
-    public static func links(under root: URL) throws -> [String] {
+    package static func links(under root: URL) throws -> [String] {
         try take(root).filter { $0.value.hasPrefix("link to ") }.keys.sorted()
     }
 }

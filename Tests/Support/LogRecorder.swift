@@ -3,19 +3,19 @@ import ReelCore
 
 /// A logger whose messages at or above `level` a test can read back: what a component said
 /// (the cache's warnings, say) without a process-wide logging bootstrap.
-public final class LogRecorder: Sendable {
+package final class LogRecorder: Sendable {
     private let recorded = Watched<[String]>([])
-    public let level: Logger.Level
+    package let level: Logger.Level
 
-    public init(level: Logger.Level = .warning) {
+    package init(level: Logger.Level = .warning) {
         self.level = level
     }
 
     /// The messages so far, in order.
-    public var lines: [String] { recorded.current }
+    package var lines: [String] { recorded.current }
 
     /// A logger writing here.
-    public func logger(label: String = "reel.test") -> Logger {
+    package func logger(label: String = "reel.test") -> Logger {
         let recorded = recorded, level = level
         return Logger(label: label) { _ in Handler(recorded: recorded, logLevel: level) }
     }

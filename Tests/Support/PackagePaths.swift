@@ -1,15 +1,15 @@
 import Foundation
 
 /// Where the package's own files are, found from this source file's location.
-public enum PackagePaths {
+package enum PackagePaths {
     /// The package root (the folder holding Package.swift).
-    public static let root: URL = URL(fileURLWithPath: #filePath)
+    package static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    public static let samples = root.appendingPathComponent("Samples")
+    package static let samples = root.appendingPathComponent("Samples")
 
     /// The built `reel` executable next to the test bundle.
-    public static var reelBinary: URL {
+    package static var reelBinary: URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         // `swift test` runs <build>/debug/ReelPackageTests.xctest; the tool sits beside it.
         for _ in 0..<3 {

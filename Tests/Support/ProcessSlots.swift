@@ -6,20 +6,20 @@ import Foundation
 /// CDN simulator, the transfer engine, the cooperative pool) for seconds at a time, past the
 /// low-speed watchdog and the time limits tests rely on. Waiting for a slot happens before a
 /// process starts, so it never counts against that process's own timeout.
-public actor ProcessSlots {
+package actor ProcessSlots {
     /// The slots every test shares: two per core.
-    public static let shared = ProcessSlots(limit: 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+    package static let shared = ProcessSlots(limit: 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
 
     private let limit: Int
     private var inUse = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(1, limit)
     }
 
     /// Runs `body` holding a slot, waiting first while every slot is taken (first come, first served).
-    public nonisolated func withSlot<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+    package nonisolated func withSlot<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
         await acquire()
         do {
             let result = try await body()
@@ -32,7 +32,7 @@ public actor ProcessSlots {
     }
 
     /// Takes a slot, waiting while all are taken; give it back with `release()`.
-    public func acquire() async {
+    package func acquire() async {
         if inUse < limit {
             inUse += 1
             return
@@ -41,7 +41,7 @@ public actor ProcessSlots {
     }
 
     /// Gives a slot back: to the longest waiter, or to the pool.
-    public func release() {
+    package func release() {
         if waiting.isEmpty {
             inUse -= 1
         } else {

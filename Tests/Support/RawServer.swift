@@ -9,9 +9,9 @@ import Glibc
 /// `reply` returns for its path (a reply that is not HTTP, a broken status line, an endless or
 /// stalled body), where the CDN simulator only speaks well-formed HTTP. One connection at a time,
 /// closed after each reply; `stop()` ends it.
-public final class RawServer: Sendable {
+package final class RawServer: Sendable {
     /// What to send for a request.
-    public enum Reply: Sendable {
+    package enum Reply: Sendable {
         /// These bytes, then close.
         case bytes([UInt8])
         /// These bytes, then nothing more until the client leaves or the server stops.
@@ -20,13 +20,13 @@ public final class RawServer: Sendable {
         case endless(head: [UInt8], chunk: [UInt8])
     }
 
-    public let port: Int
+    package let port: Int
     private let listener: Int32
     private let stopped = Locked(false)
     /// Paths asked for, in order.
-    public let requests = Watched<[String]>([])
+    package let requests = Watched<[String]>([])
 
-    public init(reply: @escaping @Sendable (String) -> Reply) throws {
+    package init(reply: @escaping @Sendable (String) -> Reply) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
@@ -55,12 +55,12 @@ public final class RawServer: Sendable {
     }
 
     /// The URL of `path` on this server.
-    public func url(_ path: String) -> URL {
+    package func url(_ path: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)/\(path)")!
     }
 
     /// Stops accepting; a connection being served ends at its next write.
-    public func stop() {
+    package func stop() {
         stopped.withLock { $0 = true }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
@@ -123,7 +123,7 @@ public final class RawServer: Sendable {
     }
 
     /// An HTTP/1.1 response with a Content-Length, `headers` added.
-    public static func response(status: String = "200 OK", headers: [String] = [], body: [UInt8]) -> [UInt8] {
+    package static func response(status: String = "200 OK", headers: [String] = [], body: [UInt8]) -> [UInt8] {
         let head = (["HTTP/1.1 \(status)", "Content-Length: \(body.count)", "Connection: close"] + headers)
             .joined(separator: "\r\n") + "\r\n\r\n"
         return Array(head.utf8) + body

@@ -6,18 +6,18 @@ import ReelCore
 /// thread, so the awaiting test leaves the cooperative pool free (on two cores, a test blocked
 /// waiting starves every other test's tasks), and holds one of `ProcessSlots.shared` while it runs
 /// (waiting first when all are taken).
-public enum ChildProcess {
-    public struct Result: Sendable {
-        public var status: Int32
-        public var stdout: String
-        public var stderr: String
+package enum ChildProcess {
+    package struct Result: Sendable {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
         /// Both streams, stdout first.
-        public var output: String { stdout + stderr }
+        package var output: String { stdout + stderr }
     }
 
     /// Runs `executable` with `arguments` to its end; `timeout` kills it (a hang fails the test
     /// instead of CI). `environment` is added to this process's own.
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+    package static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
                            directory: URL? = nil, scratch: URL? = nil, timeout: Duration = .seconds(120)) async throws -> Result {
         let running = try await start(executable, arguments, environment: environment, directory: directory, scratch: scratch)
         let process = running.process
@@ -32,7 +32,7 @@ public enum ChildProcess {
 
     /// Starts `executable` without waiting for it (to signal it, or watch what it does), once a
     /// slot of `ProcessSlots.shared` is free; `finish()` gives the slot back.
-    public static func start(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+    package static func start(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
                              directory: URL? = nil, scratch: URL? = nil) async throws -> Running {
         await ProcessSlots.shared.acquire()
         do {
@@ -58,24 +58,24 @@ public enum ChildProcess {
     /// A process started by `start`.
     // @unchecked Sendable: `process` is only asked to wait, terminate, or for its state and pid,
     // which Foundation's `Process` guards itself; the pipes' readers hand over through semaphores.
-    public struct Running: @unchecked Sendable {
-        public let process: Process
+    package struct Running: @unchecked Sendable {
+        package let process: Process
         let out: ReadAll
         let err: ReadAll
         /// A folder made for this process alone, removed when it ends.
         let scratch: URL?
 
         /// The process id (to send it a signal).
-        public var pid: Int32 { process.processIdentifier }
+        package var pid: Int32 { process.processIdentifier }
 
         /// Waits until what the process printed on stdout so far satisfies `condition` (a line it
         /// prints when something happened); false when it ends first or `limit` passes.
-        public func waitForOutput(limit: Duration = .seconds(120), _ condition: @escaping @Sendable (String) -> Bool) async -> Bool {
+        package func waitForOutput(limit: Duration = .seconds(120), _ condition: @escaping @Sendable (String) -> Bool) async -> Bool {
             await out.received.wait(limit: limit) { condition(String(decoding: $0, as: UTF8.self)) }
         }
 
         /// Waits for the process to end; returns what it printed and gives its slot back. Call it once.
-        public func finish() async -> Result {
+        package func finish() async -> Result {
             let result = await BlockingPool.shared.runToEnd { wait() }
             await ProcessSlots.shared.release()
             return result
@@ -93,18 +93,18 @@ public enum ChildProcess {
 /// Runs the built `reel` tool. Unless `environment` says otherwise, `XDG_CACHE_HOME` points at a
 /// fresh folder removed afterwards, so no test writes into the user's real cache (tests that keep
 /// a cache across runs pass `--cache DIR`).
-public enum ReelProcess {
-    public typealias Result = ChildProcess.Result
-    public typealias Running = ChildProcess.Running
+package enum ReelProcess {
+    package typealias Result = ChildProcess.Result
+    package typealias Running = ChildProcess.Running
 
-    public static func run(_ arguments: [String], timeout: Duration = .seconds(120),
+    package static func run(_ arguments: [String], timeout: Duration = .seconds(120),
                            environment: [String: String] = [:]) async throws -> Result {
         let (environment, scratch) = isolated(environment)
         return try await ChildProcess.run(PackagePaths.reelBinary, arguments, environment: environment, scratch: scratch,
                                           timeout: timeout)
     }
 
-    public static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> Running {
+    package static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> Running {
         let (environment, scratch) = isolated(environment)
         return try await ChildProcess.start(PackagePaths.reelBinary, arguments, environment: environment, scratch: scratch)
     }

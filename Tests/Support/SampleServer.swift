@@ -2,7 +2,7 @@ import Foundation
 import ReelServer
 
 /// Serves a folder (by default the bundled `Samples/`) with the CDN simulator for one test.
-public func withSampleServer<T>(
+package func withSampleServer<T>(
     root: URL = PackagePaths.samples, profile: NetworkProfile = .unlimited,
     isolation: isolated (any Actor)? = #isolation,
     _ body: (CDNServer) async throws -> T
@@ -11,7 +11,7 @@ public func withSampleServer<T>(
 }
 
 /// A scratch folder for one test, removed by the caller when done.
-public func makeScratchFolder(_ name: String = "reel-test") throws -> URL {
+package func makeScratchFolder(_ name: String = "reel-test") throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url

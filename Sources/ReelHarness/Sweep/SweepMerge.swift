@@ -9,14 +9,14 @@ import ReelReport
 /// are reported as missing. Writes only under the output folder and follows no symbolic link in
 /// any folder (a link is an error naming it); each input's `cells/` is listed once, so the work
 /// grows with the cells, not with cells times inputs.
-public enum SweepMerge {
-    public struct Outcome: Sendable {
-        public var matrix: SweepMatrix
-        public var copied: Int
-        public var missing: [SweepCell]
+package enum SweepMerge {
+    package struct Outcome: Sendable {
+        package var matrix: SweepMatrix
+        package var copied: Int
+        package var missing: [SweepCell]
     }
 
-    public static func merge(_ inputs: [SweepFolder], into output: SweepFolder) throws -> Outcome {
+    package static func merge(_ inputs: [SweepFolder], into output: SweepFolder) throws -> Outcome {
         guard let first = inputs.first else { throw ReelError(.invalidInput, "merge needs at least one results folder") }
         let matrix = try first.loadMatrix()
         for input in inputs.dropFirst() {

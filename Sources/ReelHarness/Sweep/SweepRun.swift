@@ -11,24 +11,24 @@ import ReelServer
 /// `FeedRun` (a fresh simulator and cache), one at a time unless `jobs` says more; writes each
 /// cell's files with its summary last, so an interrupted sweep resumes where it stopped. A cell
 /// whose session fails is recorded as failed with its message and the sweep goes on.
-public struct SweepRun: Sendable {
-    public var matrix: SweepMatrix
-    public var folder: SweepFolder
-    public var catalog: FeedCatalog
+package struct SweepRun: Sendable {
+    package var matrix: SweepMatrix
+    package var folder: SweepFolder
+    package var catalog: FeedCatalog
     /// The served folder (the streams and images of the catalog).
-    public var served: URL
+    package var served: URL
     /// The configuration every cell shares (`--config`, `--set`), under each setting's assignments.
-    public var sources: [ConfigSource]
-    public var faults: FaultInjection
-    public var screen: Size?
-    public var jobs = 1
-    public var shard = SweepShard.whole
+    package var sources: [ConfigSource]
+    package var faults: FaultInjection
+    package var screen: Size?
+    package var jobs = 1
+    package var shard = SweepShard.whole
     /// Also write each cell's Chrome trace (`trace.json`).
-    public var traceEvents = false
+    package var traceEvents = false
     /// Run again the cells recorded as failed.
-    public var retryFailed = false
+    package var retryFailed = false
 
-    public init(matrix: SweepMatrix, folder: SweepFolder, catalog: FeedCatalog, served: URL, sources: [ConfigSource],
+    package init(matrix: SweepMatrix, folder: SweepFolder, catalog: FeedCatalog, served: URL, sources: [ConfigSource],
                 faults: FaultInjection, screen: Size?) {
         self.matrix = matrix
         self.folder = folder
@@ -40,23 +40,23 @@ public struct SweepRun: Sendable {
     }
 
     /// Where a sweep stands, for a progress line.
-    public struct Progress: Sendable {
-        public var total: Int
-        public var skipped: Int
-        public var done = 0
-        public var failed = 0
-        public var running = 0
+    package struct Progress: Sendable {
+        package var total: Int
+        package var skipped: Int
+        package var done = 0
+        package var failed = 0
+        package var running = 0
         /// Seconds per cell so far, for the estimate of what is left.
-        public var cellSeconds: [Double] = []
+        package var cellSeconds: [Double] = []
         /// The cell that just finished (nil when the report is of one starting), and whether it
         /// finished with a summary.
-        public var finished: SweepCell?
-        public var finishedOK = false
+        package var finished: SweepCell?
+        package var finishedOK = false
 
-        public var remaining: Int { total - skipped - done - failed }
+        package var remaining: Int { total - skipped - done - failed }
 
         /// Seconds left at the mean pace so far, spread over `jobs`; nil before a cell finished.
-        public func eta(jobs: Int) -> Double? {
+        package func eta(jobs: Int) -> Double? {
             guard !cellSeconds.isEmpty else { return nil }
             let mean = cellSeconds.reduce(0, +) / Double(cellSeconds.count)
             return mean * Double(remaining) / Double(max(1, jobs))
@@ -64,15 +64,15 @@ public struct SweepRun: Sendable {
     }
 
     /// What the run did.
-    public struct Outcome: Sendable {
-        public var progress: Progress
+    package struct Outcome: Sendable {
+        package var progress: Progress
         /// Per cell run: its wall time less its trace's length (setting up and tearing down the
         /// simulator, the cache and the session, writing the files).
-        public var overheadSeconds: [Double]
+        package var overheadSeconds: [Double]
     }
 
     /// The cells this run owns and still has to run.
-    public func pending() throws -> [SweepCell] {
+    package func pending() throws -> [SweepCell] {
         try matrix.cells.filter(shard.includes).filter { cell in
             switch try folder.status(of: cell) {
             case .done: false
@@ -82,7 +82,7 @@ public struct SweepRun: Sendable {
         }
     }
 
-    public func run(progress report: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> Outcome {
+    package func run(progress report: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> Outcome {
         try folder.writeMatrix(matrix)
         let owned = matrix.cells.filter(shard.includes)
         let todo = try pending()

@@ -7,19 +7,19 @@ import ReelReport
 /// read from the batch system (`auto`): a Kubernetes indexed job's `JOB_COMPLETION_INDEX` with
 /// the total in `REEL_SHARD_COUNT` (or `JOB_COMPLETIONS`), or a Slurm array's
 /// `SLURM_ARRAY_TASK_ID` less `SLURM_ARRAY_TASK_MIN`, out of `SLURM_ARRAY_TASK_COUNT`.
-public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
-    public var index: Int
-    public var count: Int
+package struct SweepShard: Sendable, Equatable, CustomStringConvertible {
+    package var index: Int
+    package var count: Int
 
-    public static let whole = SweepShard(index: 0, count: 1)
+    package static let whole = SweepShard(index: 0, count: 1)
 
-    public init(index: Int, count: Int) {
+    package init(index: Int, count: Int) {
         self.index = index
         self.count = count
     }
 
     /// Parses `i/n` or `auto` (reading `environment`); errors name the value and what is wrong.
-    public init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    package init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if text == "auto" {
             self = try Self.fromBatchSystem(environment)
             return
@@ -66,7 +66,7 @@ public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
         throw ReelError(.invalidInput, "--shard auto: no batch index found (JOB_COMPLETION_INDEX for a Kubernetes indexed job, SLURM_ARRAY_TASK_ID for a Slurm array)")
     }
 
-    public func includes(_ cell: SweepCell) -> Bool { cell.index % count == index }
+    package func includes(_ cell: SweepCell) -> Bool { cell.index % count == index }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 }

@@ -10,12 +10,12 @@ import ReelMedia
 /// track of its time to first frame with the player's phases nested inside; one process for the
 /// network with a track per transfer. Timestamps are microseconds from the session's start;
 /// slices are `B`/`E` pairs on their own tracks (so they nest), marks are instant events.
-public enum ChromeTrace {
+package enum ChromeTrace {
     static let feedProcess = 1
     static let networkProcess = 2
 
     /// The trace of `events` (the session's end is its last event).
-    public static func make(_ events: [SessionEvent]) -> JSONValue {
+    package static func make(_ events: [SessionEvent]) -> JSONValue {
         var builder = Builder()
         builder.process(feedProcess, name: "feed")
         builder.process(networkProcess, name: "network")

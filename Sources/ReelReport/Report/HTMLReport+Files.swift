@@ -7,7 +7,7 @@ extension HTMLReport {
     /// title. A summary file holding a comparison (`{a, b, ratios}`) gives the first run its `a`
     /// and the second its `b`, so one such file serves both runs. A run without a title is named
     /// after its events file.
-    public static func load(events: [String], summaries: [String] = [], titles: [String] = []) throws -> HTMLReport {
+    package static func load(events: [String], summaries: [String] = [], titles: [String] = []) throws -> HTMLReport {
         guard (1...2).contains(events.count) else {
             throw ReelError(.invalidInput, "give one or two events files, not \(events.count)")
         }
@@ -29,7 +29,7 @@ extension HTMLReport {
 
     /// Writes the page to `path` (replacing it whole, never half-written); returns its size in bytes.
     @discardableResult
-    public func write(to path: String) throws -> Int {
+    package func write(to path: String) throws -> Int {
         let bytes = Data(render().utf8)
         do {
             try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)

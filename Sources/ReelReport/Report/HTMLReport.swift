@@ -5,24 +5,24 @@ import ReelFeed
 /// The report of one feed session, or two side by side (`--compare`), as one self-contained HTML
 /// page: inline CSS and SVG, no script, font or image from elsewhere. The same runs always give
 /// the same bytes.
-public struct HTMLReport: Sendable {
+package struct HTMLReport: Sendable {
     /// One run: its title ("prefetch on"), its events and, when known, its summary.
-    public struct Run: Sendable {
-        public var title: String
-        public var events: [SessionEvent]
-        public var summary: SessionSummary?
+    package struct Run: Sendable {
+        package var title: String
+        package var events: [SessionEvent]
+        package var summary: SessionSummary?
 
-        public init(title: String, events: [SessionEvent], summary: SessionSummary? = nil) {
+        package init(title: String, events: [SessionEvent], summary: SessionSummary? = nil) {
             self.title = title
             self.events = events
             self.summary = summary
         }
     }
 
-    public var runs: [Run]
+    package var runs: [Run]
 
     /// A report of one or two runs.
-    public init(runs: [Run]) throws {
+    package init(runs: [Run]) throws {
         guard (1...2).contains(runs.count) else {
             throw ReelError(.invalidInput, "a report shows one or two runs, not \(runs.count)")
         }
@@ -30,7 +30,7 @@ public struct HTMLReport: Sendable {
     }
 
     /// The page.
-    public func render() -> String {
+    package func render() -> String {
         let titles = runs.map(\.title)
         let duration = runs.flatMap { $0.events.map(\.time) }.max() ?? 0
         let axis = TimelineChart.axis(duration: duration)

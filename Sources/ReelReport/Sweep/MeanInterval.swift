@@ -2,15 +2,15 @@ import Foundation
 
 /// A mean over cells with its 95% confidence interval (Student's t, two-sided), as the sweep
 /// report compares settings. The interval is null with fewer than two values.
-public struct MeanInterval: Sendable, Codable, Equatable {
-    public var mean: Double?
-    public var ciLow: Double?
-    public var ciHigh: Double?
-    public var n: Int
+package struct MeanInterval: Sendable, Codable, Equatable {
+    package var mean: Double?
+    package var ciLow: Double?
+    package var ciHigh: Double?
+    package var n: Int
 
     /// The mean and interval of `values`; `atLeast` bounds the interval's low end for a figure
     /// that cannot go below it (a time, a share, a count).
-    public init(_ values: [Double], atLeast floor: Double? = nil) {
+    package init(_ values: [Double], atLeast floor: Double? = nil) {
         let finite = values.filter(\.isFinite)
         n = finite.count
         guard !finite.isEmpty else { return }

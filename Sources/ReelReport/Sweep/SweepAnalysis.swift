@@ -5,42 +5,42 @@ import ReelEngine
 /// mean over cells with its 95% interval on both sides, over every cell and broken down by
 /// pattern and by profile. Cells are paired by trace and profile: a pair counts only when both
 /// its baseline and its setting cell finished. What `reel feed sweep report --json` prints.
-public struct SweepAnalysis: Sendable, Codable {
-    public struct FailedCell: Sendable, Codable, Equatable {
-        public var cell: String
-        public var message: String
+package struct SweepAnalysis: Sendable, Codable {
+    package struct FailedCell: Sendable, Codable, Equatable {
+        package var cell: String
+        package var message: String
 
-        public init(cell: String, message: String) {
+        package init(cell: String, message: String) {
             self.cell = cell
             self.message = message
         }
     }
 
-    public struct Comparison: Sendable, Codable {
-        public var setting: String
+    package struct Comparison: Sendable, Codable {
+        package var setting: String
         /// nil: over every pattern (or profile).
-        public var pattern: String?
-        public var profile: String?
-        public var metric: String
-        public var baseline: MeanInterval
-        public var value: MeanInterval
+        package var pattern: String?
+        package var profile: String?
+        package var metric: String
+        package var baseline: MeanInterval
+        package var value: MeanInterval
         /// value.mean / baseline.mean; null when either is missing or the baseline is 0.
-        public var ratio: Double?
+        package var ratio: Double?
         /// The paired difference, setting minus baseline, cell by cell: an interval that excludes
         /// 0 says the setting changed the metric (at 95%).
-        public var difference: MeanInterval
+        package var difference: MeanInterval
     }
 
     /// Cells in the matrix.
-    public var cells: Int
-    public var failedCells: [FailedCell]
+    package var cells: Int
+    package var failedCells: [FailedCell]
     /// Cells with neither a summary nor a failure (not run yet, or on a shard not merged).
-    public var missingCells: [String]
-    public var comparisons: [Comparison]
+    package var missingCells: [String]
+    package var comparisons: [Comparison]
 
     /// `summaries` and `failures` by cell id. One pass over the cells: each adds its pair to the
     /// three groups it belongs to (every cell, its pattern, its profile).
-    public init(matrix: SweepMatrix, summaries: [String: SessionSummary], failures: [String: String],
+    package init(matrix: SweepMatrix, summaries: [String: SessionSummary], failures: [String: String],
                 metrics: [SweepMetric] = SweepMetric.all) {
         cells = matrix.cells.count
         failedCells = matrix.cells.compactMap { cell in failures[cell.id].map { FailedCell(cell: cell.id, message: $0) } }
@@ -110,7 +110,7 @@ public struct SweepAnalysis: Sendable, Codable {
 
     /// Every setting's figures over all cells, the baseline's included (for the chart and the
     /// table of the page): metric key -> setting id -> mean and interval. One pass over the cells.
-    public static func overall(matrix: SweepMatrix, summaries: [String: SessionSummary],
+    package static func overall(matrix: SweepMatrix, summaries: [String: SessionSummary],
                                metrics: [SweepMetric] = SweepMetric.all) -> [String: [String: MeanInterval]] {
         var values: [String: [[Double]]] = [:]
         let none = [[Double]](repeating: [], count: metrics.count)

@@ -12,30 +12,30 @@ import ReelEngine
 ///
 /// Nothing under DIR is reached through a symbolic link (see `SweepFiles`): a link there is an
 /// error naming it. DIR itself may be one.
-public struct SweepFolder: Sendable {
+package struct SweepFolder: Sendable {
     /// Files larger than these are refused before they are read (a matrix of a million cells is
     /// about 200 MB; a summary a few KB).
     static let maxMatrixBytes = 256 << 20
     static let maxSummaryBytes = 64 << 20
     static let maxFailureBytes = 1 << 20
 
-    public let url: URL
+    package let url: URL
 
-    public init(_ path: String) {
+    package init(_ path: String) {
         url = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
     }
 
-    public var path: String { url.path }
-    public var matrixPath: String { url.appendingPathComponent("sweep.json").path }
-    public func cellFolder(_ id: String) -> URL { url.appendingPathComponent("cells/\(id)", isDirectory: true) }
-    public func summaryPath(_ id: String) -> String { cellFolder(id).appendingPathComponent("summary.json").path }
-    public func failurePath(_ id: String) -> String { cellFolder(id).appendingPathComponent("failed.json").path }
-    public func eventsPath(_ id: String) -> String { cellFolder(id).appendingPathComponent("events.jsonl").path }
-    public func reportPath(_ id: String) -> String { cellFolder(id).appendingPathComponent("report.html").path }
-    public func tracePath(_ id: String) -> String { cellFolder(id).appendingPathComponent("trace.json").path }
+    package var path: String { url.path }
+    package var matrixPath: String { url.appendingPathComponent("sweep.json").path }
+    package func cellFolder(_ id: String) -> URL { url.appendingPathComponent("cells/\(id)", isDirectory: true) }
+    package func summaryPath(_ id: String) -> String { cellFolder(id).appendingPathComponent("summary.json").path }
+    package func failurePath(_ id: String) -> String { cellFolder(id).appendingPathComponent("failed.json").path }
+    package func eventsPath(_ id: String) -> String { cellFolder(id).appendingPathComponent("events.jsonl").path }
+    package func reportPath(_ id: String) -> String { cellFolder(id).appendingPathComponent("report.html").path }
+    package func tracePath(_ id: String) -> String { cellFolder(id).appendingPathComponent("trace.json").path }
 
     /// Where a cell stands.
-    public enum Status: Sendable {
+    package enum Status: Sendable {
         case done(SessionSummary)
         case failed(String)
         case missing
@@ -43,7 +43,7 @@ public struct SweepFolder: Sendable {
 
     /// The matrix of this folder, checked whole (see `SweepMatrix.init(from:)`); errors name the
     /// folder and what is wrong with it.
-    public func loadMatrix() throws -> SweepMatrix {
+    package func loadMatrix() throws -> SweepMatrix {
         switch try SweepFiles.kind(under: path, ["sweep.json"]) {
         case .missing: throw ReelError(.invalidInput, "'\(path)' is not a sweep results folder: it has no sweep.json")
         case .file: break
@@ -60,7 +60,7 @@ public struct SweepFolder: Sendable {
     }
 
     /// Writes the matrix (creating the folder); refuses a folder holding another matrix.
-    public func writeMatrix(_ matrix: SweepMatrix) throws {
+    package func writeMatrix(_ matrix: SweepMatrix) throws {
         if FileManager.default.fileExists(atPath: matrixPath) {
             let existing = try loadMatrix()
             guard existing.id == matrix.id else {
@@ -73,7 +73,7 @@ public struct SweepFolder: Sendable {
 
     /// Whether a cell is done, failed or missing; a summary that does not read is an error
     /// naming its file (writes are atomic, so it was damaged after the fact), and so is a link.
-    public func status(of cell: SweepCell) throws -> Status {
+    package func status(of cell: SweepCell) throws -> Status {
         let summary = summaryPath(cell.id)
         if try cellFile(cell, "summary.json", at: summary, limit: Self.maxSummaryBytes) {
             do {
@@ -116,7 +116,7 @@ public struct SweepFolder: Sendable {
     }
 
     /// Every cell's summary and failure, by id.
-    public func results(_ matrix: SweepMatrix) throws -> (summaries: [String: SessionSummary], failures: [String: String]) {
+    package func results(_ matrix: SweepMatrix) throws -> (summaries: [String: SessionSummary], failures: [String: String]) {
         var summaries: [String: SessionSummary] = [:], failures: [String: String] = [:]
         for cell in matrix.cells {
             switch try status(of: cell) {
@@ -130,7 +130,7 @@ public struct SweepFolder: Sendable {
 
     /// Writes `text` to `path` whole or not at all: a temporary file beside it, then a rename
     /// (a killed sweep never leaves half a file under the real name).
-    public static func write(_ text: String, to path: String) throws {
+    package static func write(_ text: String, to path: String) throws {
         let url = URL(fileURLWithPath: path)
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -6,19 +6,19 @@ import ReelCore
 /// Written as `sweep.json` in the results folder; a merge refuses folders of another matrix.
 /// A matrix is always whole: built from its traces, profiles and settings, or read back only when
 /// its cells and ids are exactly those (a cell id names a folder, so no other id is accepted).
-public struct SweepMatrix: Sendable, Codable, Equatable {
-    public static let formatVersion = 1
+package struct SweepMatrix: Sendable, Codable, Equatable {
+    package static let formatVersion = 1
 
-    public let version: Int
+    package let version: Int
     /// The matrix's identity: a hash of its cells and of what every cell shares.
-    public let id: String
-    public let traces: [SweepTrace]
-    public let profiles: [String]
-    public let settings: [SweepSetting]
+    package let id: String
+    package let traces: [SweepTrace]
+    package let profiles: [String]
+    package let settings: [SweepSetting]
     /// What every cell shares: configuration files and `--set` assignments, in order, and the
     /// fault rates of the simulator.
-    public let shared: [String]
-    public let cells: [SweepCell]
+    package let shared: [String]
+    package let cells: [SweepCell]
     /// Positions of traces and settings by id, so a cell finds its own in constant time.
     private let traceIndex: [String: Int]
     private let settingIndex: [String: Int]
@@ -28,7 +28,7 @@ public struct SweepMatrix: Sendable, Codable, Equatable {
     }
 
     /// A trace, profile or setting given twice counts once (its first place).
-    public init(traces: [SweepTrace], profiles: [String], settings: [SweepSetting], shared: [String]) {
+    package init(traces: [SweepTrace], profiles: [String], settings: [SweepSetting], shared: [String]) {
         var traceIndex: [String: Int] = [:], settingIndex: [String: Int] = [:], seenProfiles: Set<String> = []
         var uniqueTraces: [SweepTrace] = [], uniqueSettings: [SweepSetting] = []
         for trace in traces where traceIndex[trace.id] == nil {
@@ -65,7 +65,7 @@ public struct SweepMatrix: Sendable, Codable, Equatable {
     /// Reads a matrix back and checks it against the one its traces, profiles and settings make:
     /// an error names the first cell whose id is not the hash of its content, that appears twice,
     /// or that names a trace, profile or setting the matrix does not have.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let version = try container.decode(Int.self, forKey: .version)
         guard version == Self.formatVersion else {
@@ -138,32 +138,32 @@ public struct SweepMatrix: Sendable, Codable, Equatable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    public func trace(_ id: String) -> SweepTrace? { traceIndex[id].map { traces[$0] } }
-    public func setting(_ id: String) -> SweepSetting? { settingIndex[id].map { settings[$0] } }
+    package func trace(_ id: String) -> SweepTrace? { traceIndex[id].map { traces[$0] } }
+    package func setting(_ id: String) -> SweepSetting? { settingIndex[id].map { settings[$0] } }
 
     /// The setting every other is compared with: the configuration as given.
-    public var baseline: SweepSetting? { settings.first { $0.assignments.isEmpty } }
+    package var baseline: SweepSetting? { settings.first { $0.assignments.isEmpty } }
 }
 /// One scroll trace of a sweep: generated from a pattern and a seed, or a file.
-public struct SweepTrace: Sendable, Codable, Equatable {
+package struct SweepTrace: Sendable, Codable, Equatable {
     /// Stable within the matrix: the pattern, seed and length, or the file's name and content hash.
-    public var id: String
+    package var id: String
     /// What the report groups by: the pattern, or the file's name.
-    public var pattern: String
-    public var seed: UInt64?
+    package var pattern: String
+    package var seed: UInt64?
     /// The trace's length in seconds (a file cut to it when given).
-    public var seconds: Double?
+    package var seconds: Double?
     /// The file, for a trace given as one.
-    public var file: String?
+    package var file: String?
 
-    public init(pattern: String, seed: UInt64, seconds: Double) {
+    package init(pattern: String, seed: UInt64, seconds: Double) {
         self.pattern = pattern
         self.seed = seed
         self.seconds = seconds
         id = "\(pattern)-s\(seed)-\(Self.number(seconds))s"
     }
 
-    public init(file: String, contents: [UInt8], seconds: Double?) {
+    package init(file: String, contents: [UInt8], seconds: Double?) {
         let name = URL(fileURLWithPath: file).lastPathComponent
         pattern = name
         self.file = file
@@ -177,26 +177,26 @@ public struct SweepTrace: Sendable, Codable, Equatable {
 }
 
 /// One setting of a sweep: the configuration as given (the baseline), or with assignments on top.
-public struct SweepSetting: Sendable, Codable, Equatable, Hashable {
+package struct SweepSetting: Sendable, Codable, Equatable, Hashable {
     /// "baseline", or the assignments as given ("prefetch=off", "a=1 b=2").
-    public var id: String
+    package var id: String
     /// `key=value` assignments on top of the shared configuration (`prefetch=off` expanded).
-    public var assignments: [String]
+    package var assignments: [String]
 
-    public init(id: String, assignments: [String]) {
+    package init(id: String, assignments: [String]) {
         self.id = id
         self.assignments = assignments
     }
 
-    public static let baseline = SweepSetting(id: "baseline", assignments: [])
+    package static let baseline = SweepSetting(id: "baseline", assignments: [])
 }
 
 /// One cell: a session of one trace on one profile with one setting.
-public struct SweepCell: Sendable, Codable, Equatable, Hashable {
-    public var index: Int
+package struct SweepCell: Sendable, Codable, Equatable, Hashable {
+    package var index: Int
     /// A hash of the trace, profile, setting and shared options: the cell's folder name.
-    public var id: String
-    public var trace: String
-    public var profile: String
-    public var setting: String
+    package var id: String
+    package var trace: String
+    package var profile: String
+    package var setting: String
 }

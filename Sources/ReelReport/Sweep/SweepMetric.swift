@@ -3,20 +3,20 @@ import ReelEngine
 
 /// A figure of a session summary that a sweep compares across settings: its key in reports,
 /// how to read it, and which way is better.
-public struct SweepMetric: Sendable, Hashable {
-    public enum Unit: String, Sendable { case ratio, milliseconds, count, bytes, factor }
+package struct SweepMetric: Sendable, Hashable {
+    package enum Unit: String, Sendable { case ratio, milliseconds, count, bytes, factor }
 
-    public let key: String
-    public let label: String
-    public let unit: Unit
-    public let higherIsBetter: Bool
-    public let value: @Sendable (SessionSummary) -> Double?
+    package let key: String
+    package let label: String
+    package let unit: Unit
+    package let higherIsBetter: Bool
+    package let value: @Sendable (SessionSummary) -> Double?
 
-    public static func == (lhs: SweepMetric, rhs: SweepMetric) -> Bool { lhs.key == rhs.key }
-    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+    package static func == (lhs: SweepMetric, rhs: SweepMetric) -> Bool { lhs.key == rhs.key }
+    package func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
     /// The figures every sweep report shows, in order.
-    public static let all: [SweepMetric] = [
+    package static let all: [SweepMetric] = [
         SweepMetric(key: "startedWithin50msRatio", label: "plays within 50 ms", unit: .ratio, higherIsBetter: true) {
             $0.startedWithin50msRatio
         },
@@ -35,5 +35,5 @@ public struct SweepMetric: Sendable, Hashable {
         },
     ]
 
-    public static func named(_ key: String) -> SweepMetric? { all.first { $0.key == key } }
+    package static func named(_ key: String) -> SweepMetric? { all.first { $0.key == key } }
 }

@@ -5,14 +5,14 @@ import ReelCore
 /// (CDN bytes per byte played against plays within 50 ms, one point per setting with its 95%
 /// intervals), every setting against the baseline per metric, broken down by pattern and by
 /// profile, and the cells with links to their own session reports.
-public struct SweepPage: Sendable {
-    public var matrix: SweepMatrix
-    public var analysis: SweepAnalysis
-    public var overall: [String: [String: MeanInterval]]
+package struct SweepPage: Sendable {
+    package var matrix: SweepMatrix
+    package var analysis: SweepAnalysis
+    package var overall: [String: [String: MeanInterval]]
     /// Where each cell's report is, relative to the page (nil: no link).
-    public var cellLinks: [String: String]
+    package var cellLinks: [String: String]
 
-    public init(matrix: SweepMatrix, analysis: SweepAnalysis, overall: [String: [String: MeanInterval]],
+    package init(matrix: SweepMatrix, analysis: SweepAnalysis, overall: [String: [String: MeanInterval]],
                 cellLinks: [String: String]) {
         self.matrix = matrix
         self.analysis = analysis
@@ -20,7 +20,7 @@ public struct SweepPage: Sendable {
         self.cellLinks = cellLinks
     }
 
-    public func render() -> String {
+    package func render() -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         html += "<title>Feed sweep \(ReportText.escape(matrix.id))</title>\n"
@@ -58,7 +58,7 @@ public struct SweepPage: Sendable {
     ].joined(separator: "\n")
 
     /// A figure for people, in its metric's unit.
-    public static func text(_ value: Double?, _ unit: SweepMetric.Unit) -> String {
+    package static func text(_ value: Double?, _ unit: SweepMetric.Unit) -> String {
         guard let value, value.isFinite else { return "–" }
         switch unit {
         case .ratio: return ReportText.percent(value)
@@ -70,7 +70,7 @@ public struct SweepPage: Sendable {
         }
     }
 
-    public static func interval(_ figure: MeanInterval, _ unit: SweepMetric.Unit) -> String {
+    package static func interval(_ figure: MeanInterval, _ unit: SweepMetric.Unit) -> String {
         guard figure.mean != nil else { return "–" }
         var text = Self.text(figure.mean, unit)
         if let low = figure.ciLow, let high = figure.ciHigh { text += " [\(Self.text(low, unit)), \(Self.text(high, unit))]" }
