@@ -31,7 +31,7 @@ release: deps
 ## timeouts, real players); the feed sessions, whose scroll traces run in real time, run after the rest.
 TEST_WIDTH ?= 8
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH := $(TEST_WIDTH)
-REALTIME_TESTS := FeedSessionTests|FeedSessionLaunchTests|FeedSessionPreloadTests
+REALTIME_TESTS := FeedSessionTests
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(REALTIME_TESTS)'
