@@ -27,6 +27,8 @@ package struct SweepRun: Sendable {
     package var traceEvents = false
     /// Run again the cells recorded as failed.
     package var retryFailed = false
+    /// The real engine in real time, or the simulation in virtual time.
+    package var engine = FeedRunEngine.real
 
     package init(matrix: SweepMatrix, folder: SweepFolder, catalog: FeedCatalog, served: URL, sources: [ConfigSource],
                 faults: FaultInjection, screen: Size?) {
@@ -156,7 +158,8 @@ package struct SweepRun: Sendable {
             let origin = FeedOrigin.serve(folder: served, profile: profile, faults: faults)
             let extra = setting.assignments.isEmpty ? [] : [ConfigSource.assignments(setting.assignments)]
             let config = try ConfigResolver().resolve(origin.defaultLayers + sources + extra).config
-            let request = FeedRunRequest(catalog: catalog, trace: trace, origin: origin, screen: screen ?? Size(screenOf: config))
+            var request = FeedRunRequest(catalog: catalog, trace: trace, origin: origin, screen: screen ?? Size(screenOf: config))
+            request.engine = engine
             let result = try await FeedRun.run(request, config: config, title: "\(cell.setting) · \(cell.trace) · \(cell.profile)")
             try await write(cell, result)
             return true
