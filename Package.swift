@@ -205,7 +205,7 @@ let package = Package(
             dependencies: ["ReelReport", "ReelEngine", "ReelFeed", "ReelCore", "ReelHarness", "ReelServer", "ReelTestSupport",
                            .product(name: "Collections", package: "swift-collections")],
             swiftSettings: strictSwift),
-        .testTarget(name: "ReelSimTests", dependencies: ["ReelSim", "ReelFeed", "ReelEngine", "ReelCore", "ReelServer", "ReelTestSupport"],
+        .testTarget(name: "ReelSimTests", dependencies: ["ReelSim", "ReelFeed", "ReelEngine", "ReelMedia", "ReelCore", "ReelServer", "ReelTestSupport"],
                     swiftSettings: strictSwift),
         .testTarget(name: "ReelHarnessTests", dependencies: ["ReelHarness", "ReelFeed", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(

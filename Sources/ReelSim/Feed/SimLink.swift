@@ -89,9 +89,18 @@ package struct SimLink: Sendable {
         return next
     }
 
-    /// Moves the link to `time` (not past `nextEvent()`), sharing what it carries evenly among
-    /// the flowing bodies, and returns what happened, in transfer order.
+    /// Moves the link to `time`, sharing what it carries evenly among the flowing bodies (the set
+    /// changes at each event on the way), and returns what happened, in time order.
     package mutating func advance(to time: Double) -> [Event] {
+        var events: [Event] = []
+        while let next = nextEvent(), next < time {
+            events += step(to: next)
+        }
+        return events + step(to: time)
+    }
+
+    /// Moves to `time`, which is not past `nextEvent()`: the flowing bodies stay the same.
+    private mutating func step(to time: Double) -> [Event] {
         guard time > now else { return collect() }
         let flowing = transfers.values.filter { $0.flowsAt <= now }.map(\.id)
         if !flowing.isEmpty {
