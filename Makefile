@@ -39,10 +39,10 @@ test: deps
 	@$(MAKE) --no-print-directory tsan
 	@$(MAKE) --no-print-directory fuzz-short
 
-## tsan: the blocking pool, the decoder pool, player, play arbiter, prefetcher, cache, transfer engine, launch controller and Lottie renderer tests under
+## tsan: the blocking pool, the decoder pool, player, the feed engine, prefetcher, cache, transfer engine, launch controller and Lottie renderer tests under
 ## the thread sanitizer, built in a folder of their own (.build-tsan) so the normal build stays as it is. tsan-suppressions.txt names the one known
 ## false positive (Swift's continuation hand-off) and why.
-TSAN_FILTER := BlockingPool|DecoderPool|Player|BufferPolicy|PlayArbiter|PrefetchPolicy|Prefetcher|CacheDataSource|TransferEngine|LaunchController|LottieRenderer
+TSAN_FILTER := BlockingPool|DecoderPool|Player|BufferPolicy|FeedEngine|PrefetchPolicy|Prefetcher|CacheDataSource|TransferEngine|LaunchController|LottieRenderer
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS="suppressions=$(CURDIR)/tsan-suppressions.txt $$TSAN_OPTIONS" \
