@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "ReelReport", targets: ["ReelReport"]),
         .library(name: "ReelHarness", targets: ["ReelHarness"]),
         .library(name: "ReelLaunch", targets: ["ReelLaunch"]),
+        .library(name: "ReelSim", targets: ["ReelSim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -140,6 +141,14 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // Simulated worlds for download policies: the ACM MM 2022 short-video challenge's link,
+        // players, users and score (`reel bench mmgc`), the challenge's baselines and an oracle.
+        // Pure: no network, no FFmpeg.
+        .target(
+            name: "ReelSim",
+            dependencies: ["ReelCore", "ReelFeed"],
+            swiftSettings: strictSwift
+        ),
         // Stands the CDN simulator up around feed sessions (feed run, comparisons): the one place
         // the engine meets ReelServer, so an app embedding ReelEngine does not link SwiftNIO.
         .target(
@@ -154,7 +163,7 @@ let package = Package(
             name: "reel",
             dependencies: [
                 "ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelServer", "ReelEngine", "ReelReport",
-                "ReelHarness", "ReelLaunch",
+                "ReelHarness", "ReelLaunch", "ReelSim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
@@ -173,6 +182,7 @@ let package = Package(
             dependencies: ["ReelReport", "ReelEngine", "ReelFeed", "ReelCore", "ReelHarness", "ReelServer", "ReelTestSupport",
                            .product(name: "Collections", package: "swift-collections")],
             swiftSettings: strictSwift),
+        .testTarget(name: "ReelSimTests", dependencies: ["ReelSim", "ReelFeed", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelHarnessTests", dependencies: ["ReelHarness", "ReelFeed", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelNetTests", dependencies: ["ReelNet", "ReelManifest", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelManifest", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),

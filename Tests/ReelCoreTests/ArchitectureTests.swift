@@ -19,10 +19,11 @@ struct ArchitectureTests {
         "ReelEngine": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelLaunch"],
         "ReelReport": ["ReelCore", "ReelFeed", "ReelMedia", "ReelEngine"],
         "ReelServer": ["ReelCore", "NIOCore", "NIOPosix", "NIOHTTP1"],
+        "ReelSim": ["ReelCore", "ReelFeed"],
         "ReelHarness": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelReport", "ReelServer",
-                        "ReelLaunch"],
+                        "ReelLaunch", "ReelSim"],
         "reel": ["ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelReport", "ReelServer",
-                 "ReelHarness", "ReelLaunch"],
+                 "ReelHarness", "ReelLaunch", "ReelSim"],
     ]
 
     /// Modules whose import is restricted to the layers `allowed` names.
