@@ -116,13 +116,13 @@ struct BenchCommand: AsyncParsableCommand {
         }
 
         static func text(_ reports: [MMGCSetReport], user: MMGCUser, data: String, seed: UInt32, seconds: Double) -> String {
-            let watch = user.watchMs.map { String(format: "%.1f", $0 / 1000) }.joined(separator: ", ")
-            var lines = ["MMGC 2022 short-video challenge, \(data): user seed \(seed) (watches \(watch) s)"]
+            let watch = user.watchMs.map { String(format: "%.0f", $0) }.joined(separator: ", ")
+            var lines = ["MMGC 2022 short-video challenge, \(data): user seed \(seed) (watch times \(watch) ms)"]
             let header = ["", "score", "QoE", "rebuf s", "changes", "MB down", "MB wasted", "dl/watch"]
             for report in reports {
                 let board = report.board
                 lines.append("")
-                lines.append("\(report.name) (\(report.oracle.count) traces)")
+                lines.append("\(report.name) (\(report.oracle.count) trace\(report.oracle.count == 1 ? "" : "s"))")
                 var rows = [header]
                 var entries = [board.policy, board.baselines.noSave, board.baselines.fixedPreload, board.oracle]
                 if report.policyName == "no_save" || report.policyName == "fixed_preload" || report.policyName == "oracle" {

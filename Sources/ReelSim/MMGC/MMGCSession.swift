@@ -25,6 +25,17 @@ public struct MMGCStep: Sendable, Equatable {
     public var challengeWastedBytes: Int
     /// Bytes downloaded but never played that the step revealed, each chunk counted once.
     public var wastedBytes: Int
+
+    public init(delayMs: Double, rebufferMs: Double, chunkBytes: Int, endOfVideo: Bool, playing: Int, challengeWastedBytes: Int,
+                wastedBytes: Int) {
+        self.delayMs = delayMs
+        self.rebufferMs = rebufferMs
+        self.chunkBytes = chunkBytes
+        self.endOfVideo = endOfVideo
+        self.playing = playing
+        self.challengeWastedBytes = challengeWastedBytes
+        self.wastedBytes = wastedBytes
+    }
 }
 
 /// One video in the queue, as the challenge's `Player` holds it.
