@@ -135,6 +135,13 @@ struct MMGCOracleTests {
         #expect(runs > 5_000)
         #expect(oracle.score >= best - 1e-9)
         if exact { #expect(abs(oracle.score - best) < 1e-9, "oracle \(oracle.score), exhaustive \(best)") }
+        #expect(oracle.optimal)
+        // Made to give up on exactness, it still bounds every plan from above, and its plan is real.
+        let bound = MMGCOracle.solve(videos: videos, user: user, trace: Self.trace, exactLimit: 1)
+        #expect(!bound.optimal && bound.score >= best - 1e-9 && bound.score >= oracle.score - 1e-9)
+        var fallback = MMGCOraclePlan(bound.downloads)
+        var fresh = MMGCSmoothnessMemory(videos: videos.count)
+        #expect(try MMGCRun.trace(&fallback, videos: videos, user: user, trace: Self.trace, memory: &fresh).score <= best + 1e-9)
         // Its plan, played through the simulator, scores what it says (exact) or less (a bound).
         var plan = MMGCOraclePlan(oracle.downloads)
         var memory = MMGCSmoothnessMemory(videos: videos.count)

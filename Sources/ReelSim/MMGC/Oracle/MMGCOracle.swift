@@ -40,11 +40,20 @@
 /// **The search.** Stages follow play order (one chunk, or a boundary's pair in either order),
 /// with states (bytes sent, link position, clock, playhead's end, value so far, last level). A
 /// state is dropped only when another provably does at least as well in every continuation:
-/// fewer or equal bytes (so every later transfer ends no later on the trace), and a value ahead
-/// by at least 1.85/1000 per millisecond the other might lose, counting its later playhead and
-/// the rounding each remaining download may add (a millisecond each); or when even the best
-/// imaginable rest (every remaining chunk at its best value, no change, no stall) cannot beat
-/// a plan already found. Both keep the optimum.
+/// - fewer or equal bytes (so every later transfer ends no later on the trace), and a value ahead
+///   by at least 1.85/1000 per millisecond the other might lose, counting its later playhead and
+///   the rounding each remaining download may add (a millisecond each);
+/// - or a value so far, less the most stall any continuation could still cost it (every
+///   remaining chunk at its largest), ahead of the other's value so far (and of the next
+///   change's difference);
+/// - or when even the best imaginable rest (every remaining chunk at its best level, changes
+///   charged, no stall) cannot beat a plan already found.
+/// All three keep the optimum. When a stage still holds more than `exactLimit` states (long
+/// watches on slow traces, not the challenge's user), the search gives up on exactness: it
+/// keeps a wide beam's plan and bounds the optimum by merging the states of each bucket of bytes
+/// sent and playhead into one at least as good as each (fewest bytes, earliest clock and
+/// playhead, most value), plus a millisecond of rounding per download. The value is then that
+/// bound, and the figures beside it are the plan's.
 public enum MMGCOracle {
     /// One download of the plan, in download order.
     public struct Download: Sendable, Equatable {
@@ -64,25 +73,41 @@ public enum MMGCOracle {
         public var bytes: Double
         /// States the search kept, over all stages (its work).
         public var states: Int
+        /// Whether `score` is the optimum of the relaxed problem (false: an upper bound on it,
+        /// with the other figures those of the best plan found).
+        public var optimal: Bool
     }
 
     static let rebufferPerMs = MMGCScorer.rebufferWeight / 1000
     static let costPerByte = MMGCScorer.bytesWeight * 8 / 1_000_000
 
     /// The best plan for `user` on `trace`.
-    public static func solve(videos: [MMGCVideo], user: MMGCUser, trace: MMGCTrace) -> Solution {
+    /// (`exactLimit`: the states a stage may hold before the search settles for a bound.)
+    public static func solve(videos: [MMGCVideo], user: MMGCUser, trace: MMGCTrace, exactLimit: Int = exactLimit) -> Solution {
         let problem = Problem(videos: videos, user: user)
         return trace.seconds.withUnsafeBufferPointer { times in
             trace.mbps.withUnsafeBufferPointer { rates in
                 var search = Search(problem: problem, times: times, rates: rates)
                 // A good plan first (a beam), so the exact pass can drop what cannot beat it.
-                let beam = search.run(incumbent: -.infinity, beam: 64)
-                let exact = search.run(incumbent: beam.map { $0.total } ?? -.infinity, beam: nil)
-                let best = [exact, beam].compactMap { $0 }.max { $0.total < $1.total }!
-                return search.solution(best)
+                let beam = search.run(incumbent: -.infinity, mode: .beam(64))!
+                if let exact = search.run(incumbent: beam.total, mode: .exact(limit: exactLimit)) {
+                    return search.solution(exact.total >= beam.total ? exact : beam, bound: nil)
+                }
+                // Too many states to tell apart: a wider beam for a better plan, and states merged
+                // into optimistic ones for a bound.
+                let wide = search.run(incumbent: beam.total, mode: .beam(512)) ?? beam
+                let plan = wide.total >= beam.total ? wide : beam
+                let merged = search.run(incumbent: plan.total, mode: .merged(bytes: 16_384, milliseconds: 200))
+                let bound = max(plan.total, (merged?.total ?? -.infinity) + problem.roundingAllowance)
+                return search.solution(plan, bound: bound)
             }
         }
     }
+
+    /// States the exact search may keep at one stage before it gives up for a bound, and the
+    /// merged search at most.
+    public static let exactLimit = 5_000
+    static let mergedLimit = 1_500
 
     // MARK: - The problem
 
@@ -110,12 +135,44 @@ public enum MMGCOracle {
             case pair(video: Int)
         }
 
+        /// A chunk a choice fetches.
+        struct Fetch {
+            var video: Int
+            var chunk: Int
+            var level: Int
+            var bytes: Int
+        }
+
+        /// One way through a stage, given the level the next change is measured from: what it
+        /// fetches in order, which of those the playhead then plays in order (and for how long),
+        /// what the score counts for it, and the level the next change is measured from after it.
+        struct Choice {
+            var code: UInt8
+            var fetches: [Fetch]
+            var plays: [(fetch: Int, milliseconds: Double)]
+            var quality: Double
+            var change: Double
+            var last: Int8
+            /// Quality less changes less bytes, in points.
+            var value: Double
+        }
+
         var videos: [Video]
         var stages: [Stage] = []
-        /// The most value stages `s...` can add (every chunk at its best, nothing charged).
-        var bestRest: [Double] = []
-        /// Downloads stages after `s` make at most.
-        var downloadsAfter: [Int] = []
+        /// `choices[stage][last + 1]`: the ways through a stage after a chunk at `last` (-1: none).
+        var choices: [[[Choice]]] = []
+        /// `bestFuture[stage][last + 1]`: the most value stages `stage...` can add (every choice
+        /// at its best, changes charged, no stall): a bound on any continuation.
+        var bestFuture: [[Double]] = []
+
+        /// What merged states may understate (points): a millisecond of rounding per download,
+        /// at the rebuffering weight.
+        var roundingAllowance: Double {
+            MMGCOracle.rebufferPerMs * Double(stages.indices.reduce(0) { total, stage in
+                if case .pair = stages[stage] { return total + 2 }
+                return total + 1
+            })
+        }
 
         init(videos: [MMGCVideo], user: MMGCUser) {
             self.videos = zip(videos, user.watchMs).map { video, watch in
@@ -137,24 +194,13 @@ public enum MMGCOracle {
                 if pairNext { stages.append(.pair(video: index)) }
                 first = pairNext ? 1 : 0
             }
-            bestRest = Array(repeating: 0, count: stages.count + 1)
-            downloadsAfter = Array(repeating: 0, count: stages.count + 1)
+            choices = stages.map { stage in (Int8(-1)...2).map { makeChoices(stage, last: $0) } }
+            bestFuture = Array(repeating: Array(repeating: 0, count: 4), count: stages.count + 1)
             for stage in stages.indices.reversed() {
-                let gain: Double
-                switch stages[stage] {
-                case .chunk(let video, let chunk, let optional):
-                    gain = max(optional ? 0 : -.infinity, best(video, chunk))
-                case .pair(let video):
-                    gain = best(video, self.videos[video].lastScored) + best(video + 1, 0)
+                for last in 0..<4 {
+                    bestFuture[stage][last] = choices[stage][last].map { $0.value + bestFuture[stage + 1][Int($0.last) + 1] }.max() ?? -.infinity
                 }
-                bestRest[stage] = bestRest[stage + 1] + gain
-                downloadsAfter[stage] = downloadsAfter[stage + 1] + (stage + 1 < stages.count ? stageDownloads(stage + 1) : 0)
             }
-        }
-
-        func stageDownloads(_ stage: Int) -> Int {
-            if case .pair = stages[stage] { return 2 }
-            return 1
         }
 
         /// Whether the boundary after `video` is searched both ways: the video's last scored chunk
@@ -165,14 +211,67 @@ public enum MMGCOracle {
                 && after.lastScored >= 1 && after.needed >= 1
         }
 
-        /// A chunk's value at its best level.
-        func best(_ video: Int, _ chunk: Int) -> Double {
-            (0..<MMGCDataset.levels).map { gain(video, chunk, $0) }.max()!
+        /// The ways through `stage` after a chunk at `last`, with the score's charges.
+        func makeChoices(_ stage: Stage, last: Int8) -> [Choice] {
+            let rate = MMGCScorer.bitratesKbps
+            func fetch(_ video: Int, _ chunk: Int, _ level: Int) -> Fetch {
+                Fetch(video: video, chunk: chunk, level: level, bytes: videos[video].sizes[level][chunk])
+            }
+            func choice(_ code: UInt8, _ fetches: [Fetch], plays: [(Int, Double)], change: Double, last: Int8) -> Choice {
+                let quality = fetches.reduce(0) { $0 + rate[$1.level] }
+                let bytes = fetches.reduce(0) { $0 + $1.bytes }
+                return Choice(code: code, fetches: fetches, plays: plays, quality: quality, change: change, last: last,
+                              value: quality / 1000 - change / 1000 - Double(bytes) * MMGCOracle.costPerByte)
+            }
+            switch stage {
+            case .chunk(let video, let chunk, let optional):
+                guard chunk == 0 || last >= 0 else { return [] }
+                var result: [Choice] = []
+                if optional { result.append(choice(3, [], plays: [], change: 0, last: -1)) }
+                for level in 0..<MMGCDataset.levels {
+                    var change = 0.0
+                    if chunk > 0 {
+                        change = abs(rate[level] - rate[Int(last)])
+                    } else if video > 0 && last >= 0 {
+                        // A boundary not searched both ways: the cheaper order's charge.
+                        change = min(abs(rate[level] - rate[Int(last)]), rate[level])
+                    }
+                    let plays = chunk < videos[video].needed ? [(0, videos[video].played(chunk))] : []
+                    result.append(choice(UInt8(level), [fetch(video, chunk, level)], plays: plays, change: change,
+                                         last: lastAfter(video, chunk, level)))
+                }
+                return result
+            case .pair(let video):
+                guard last >= 0 else { return [] }
+                let lastChunk = videos[video].lastScored
+                let before = videos[video].played(lastChunk), after = videos[video + 1].played(0)
+                var result: [Choice] = []
+                for first in 0..<MMGCDataset.levels {
+                    let toFirst = abs(rate[first] - rate[Int(last)])
+                    for second in 0..<MMGCDataset.levels {
+                        let code = UInt8(first * 3 + second)
+                        let next = lastAfter(video + 1, 0, second)
+                        // In play order: the next video's first chunk changes from the last scored one.
+                        result.append(choice(code, [fetch(video, lastChunk, first), fetch(video + 1, 0, second)],
+                                             plays: [(0, before), (1, after)], change: toFirst + abs(rate[second] - rate[first]), last: next))
+                        // The next video's first chunk first: the last scored chunk is then charged its
+                        // whole bitrate, the first chunk nothing (the set's record at its most favourable).
+                        result.append(choice(code + 9, [fetch(video + 1, 0, second), fetch(video, lastChunk, first)],
+                                             plays: [(1, before), (0, after)], change: toFirst + rate[second], last: next))
+                    }
+                }
+                return result
+            }
         }
 
-        /// Quality less bytes for a chunk at a level.
-        func gain(_ video: Int, _ chunk: Int, _ level: Int) -> Double {
-            MMGCScorer.bitratesKbps[level] / 1000 - Double(videos[video].sizes[level][chunk]) * MMGCOracle.costPerByte
+        /// The media each played chunk of `stage` plays, in play order (the same for every choice).
+        func played(_ stage: Int) -> [Double] {
+            switch stages[stage] {
+            case .chunk(let video, let chunk, _):
+                return chunk < videos[video].needed ? [videos[video].played(chunk)] : []
+            case .pair(let video):
+                return [videos[video].played(videos[video].lastScored), videos[video + 1].played(0)]
+            }
         }
 
         /// The level the next chunk's change is measured from after `chunk` of `video` at `level`:
@@ -213,7 +312,7 @@ public enum MMGCOracle {
         let rates: UnsafeBufferPointer<Double>
         /// Every state's parent and choice, to read the plan back.
         var parents: [Int32] = []
-        var choices: [UInt8] = []
+        var codes: [UInt8] = []
         var kept = 0
 
         init(problem: Problem, times: UnsafeBufferPointer<Double>, rates: UnsafeBufferPointer<Double>) {
@@ -222,110 +321,115 @@ public enum MMGCOracle {
             self.rates = rates
         }
 
-        /// The best final state: exhaustively (`beam` nil), or keeping the `beam` best per stage.
-        mutating func run(incumbent: Double, beam: Int?) -> State? {
+        enum Mode {
+            /// Keep the best few states per stage: a good plan, quickly.
+            case beam(Int)
+            /// Keep every state not provably beaten; give up past `limit` states at a stage.
+            case exact(limit: Int)
+            /// Merge the states of each bucket of bytes sent and playhead into one that is at
+            /// least as good as each (fewest bytes, earliest clock and playhead, most value): a
+            /// bound, with the rounding allowance.
+            case merged(bytes: Int, milliseconds: Double)
+        }
+
+        /// The best final state of `mode`'s search; nil when the exact search gives up.
+        mutating func run(incumbent: Double, mode: Mode) -> State? {
             var states = [State(bytes: 0, row: 1, traceTime: times[0], elapsed: 0, clock: 0, playEnd: 0, stall: 0, value: 0,
                                 quality: 0, change: 0, last: -1, node: -1)]
+            var allowance = 0.0
+            if case .merged = mode { allowance = problem.roundingAllowance }
             for stage in problem.stages.indices {
                 var next: [State] = []
-                next.reserveCapacity(states.count * 4)
-                let bound = incumbent - 1e-9 - problem.bestRest[stage + 1]
-                for state in states { expand(state, stage: stage, into: &next, bound: bound) }
-                states = beam.map { keepBest(next, $0) } ?? prune(next, stage: stage)
+                next.reserveCapacity(states.count * 6)
+                for state in states { expand(state, stage: stage, into: &next, incumbent: incumbent - allowance) }
+                switch mode {
+                case .beam(let count):
+                    states = keepBest(next, count)
+                case .exact(let limit):
+                    states = prune(next, stage: stage, checks: 256)
+                    if states.count > limit { return nil }
+                case .merged(let bytes, let milliseconds):
+                    // Coarser buckets while there are too many: a looser bound, in bounded time.
+                    var scale = 1
+                    states = merge(next, bytes: bytes, milliseconds: milliseconds)
+                    while states.count > MMGCOracle.mergedLimit {
+                        scale *= 2
+                        states = merge(states, bytes: bytes * scale, milliseconds: milliseconds * Double(scale))
+                    }
+                    states = prune(states, stage: stage, checks: 64)
+                }
                 kept += states.count
                 if states.isEmpty { return nil }
             }
             return states.max { $0.total < $1.total }
         }
 
-        /// The successors of `state` through `stage` whose value could still beat `bound` plus
-        /// the best rest.
-        mutating func expand(_ state: State, stage: Int, into next: inout [State], bound: Double) {
-            switch problem.stages[stage] {
-            case .chunk(let video, let chunk, let optional):
-                if optional {
-                    var skip = state
-                    skip.last = -1
-                    add(skip, parent: state, choice: 3, bound: bound, into: &next)
+        /// One state per bucket of `bytes` sent and `milliseconds` of playhead (and last level):
+        /// the bucket's fewest bytes (with that state's link position), its smallest offset of the
+        /// clock over the trace time, its earliest playhead, its most value. Every state of the
+        /// bucket does at most as well in any continuation, up to a millisecond of rounding per
+        /// download, as this one.
+        func merge(_ states: [State], bytes: Int, milliseconds: Double) -> [State] {
+            struct Key: Hashable {
+                var last: Int8
+                var bytes: Int
+                var play: Int
+            }
+            var buckets: [Key: State] = [:]
+            for state in states {
+                let key = Key(last: state.last, bytes: state.bytes / bytes, play: Int(state.playEnd / milliseconds))
+                guard var merged = buckets[key] else {
+                    buckets[key] = state
+                    continue
                 }
-                for level in 0..<MMGCDataset.levels {
-                    var child = state
-                    let info = problem.videos[video]
-                    var change = 0.0
-                    if chunk > 0 {
-                        change = abs(MMGCScorer.bitratesKbps[level] - MMGCScorer.bitratesKbps[Int(state.last)])
-                    } else if video > 0 && state.last >= 0 {
-                        // A boundary not searched both ways: the cheaper order's charge.
-                        let quality = MMGCScorer.bitratesKbps[level]
-                        change = min(abs(quality - MMGCScorer.bitratesKbps[Int(state.last)]), quality)
-                    }
-                    fetch(&child, video: video, chunk: chunk, level: level, change: change, played: chunk < info.needed)
-                    child.last = problem.lastAfter(video, chunk, level)
-                    add(child, parent: state, choice: UInt8(level), bound: bound, into: &next)
+                let offset = min(merged.clock - 1000 * merged.elapsed, state.clock - 1000 * state.elapsed)
+                if state.bytes < merged.bytes {
+                    merged.bytes = state.bytes
+                    merged.row = state.row
+                    merged.traceTime = state.traceTime
+                    merged.elapsed = state.elapsed
                 }
-            case .pair(let video):
-                let lastChunk = problem.videos[video].lastScored
-                for before in 0..<MMGCDataset.levels {
-                    let toBefore = abs(MMGCScorer.bitratesKbps[before] - MMGCScorer.bitratesKbps[Int(state.last)])
-                    for after in 0..<MMGCDataset.levels {
-                        let quality = MMGCScorer.bitratesKbps[after]
-                        for swapped in [false, true] {
-                            var child = state
-                            if swapped {
-                                // The next video's first chunk first: the last scored chunk is then charged its bitrate.
-                                let arrival = fetchTime(&child, video: video + 1, chunk: 0, level: after)
-                                accrue(&child, video: video + 1, level: after, change: 0)
-                                fetch(&child, video: video, chunk: lastChunk, level: before, change: toBefore + quality, played: true)
-                                play(&child, arrival: arrival, played: problem.videos[video + 1].played(0))
-                            } else {
-                                fetch(&child, video: video, chunk: lastChunk, level: before, change: toBefore, played: true)
-                                fetch(&child, video: video + 1, chunk: 0, level: after,
-                                      change: abs(quality - MMGCScorer.bitratesKbps[before]), played: true)
-                            }
-                            child.last = problem.lastAfter(video + 1, 0, after)
-                            add(child, parent: state, choice: UInt8(before * 3 + after + (swapped ? 9 : 0)), bound: bound, into: &next)
-                        }
-                    }
+                merged.clock = offset + 1000 * merged.elapsed
+                merged.playEnd = min(merged.playEnd, state.playEnd)
+                merged.stall = min(merged.stall, state.stall)
+                if state.value > merged.value {
+                    merged.value = state.value
+                    merged.quality = state.quality
+                    merged.change = state.change
+                    merged.node = state.node
                 }
+                buckets[key] = merged
+            }
+            return Array(buckets.values)
+        }
+
+        /// The successors of `state` through `stage` that could still beat `incumbent`.
+        mutating func expand(_ state: State, stage: Int, into next: inout [State], incumbent: Double) {
+            for choice in problem.choices[stage][Int(state.last) + 1] {
+                var child = state
+                var arrivals = (0.0, 0.0)
+                for (index, fetch) in choice.fetches.enumerated() {
+                    let seconds = MMGCLink.send(fetch.bytes, times: times, rates: rates, row: &child.row, traceTime: &child.traceTime)
+                    child.elapsed += seconds
+                    child.bytes += fetch.bytes
+                    child.clock += MMGCLink.rounded(seconds * 1000.0 + MMGCLink.requestMs)
+                    if index == 0 { arrivals.0 = child.clock } else { arrivals.1 = child.clock }
+                }
+                for play in choice.plays { Self.play(&child, arrival: play.fetch == 0 ? arrivals.0 : arrivals.1, played: play.milliseconds) }
+                child.value += choice.value
+                child.quality += choice.quality
+                child.change += choice.change
+                child.last = choice.last
+                guard child.total + problem.bestFuture[stage + 1][Int(child.last) + 1] >= incumbent - 1e-9 else { continue }
+                child.node = Int32(parents.count)
+                parents.append(state.node)
+                codes.append(choice.code)
+                next.append(child)
             }
         }
 
-        mutating func add(_ child: State, parent: State, choice: UInt8, bound: Double, into next: inout [State]) {
-            guard child.total >= bound else { return }
-            var child = child
-            child.node = Int32(parents.count)
-            parents.append(parent.node)
-            choices.append(choice)
-            next.append(child)
-        }
-
-        /// Downloads a chunk and, when it is played, lets the playhead use it.
-        func fetch(_ state: inout State, video: Int, chunk: Int, level: Int, change: Double, played: Bool) {
-            let arrival = fetchTime(&state, video: video, chunk: chunk, level: level)
-            accrue(&state, video: video, level: level, change: change)
-            if played { play(&state, arrival: arrival, played: problem.videos[video].played(chunk)) }
-        }
-
-        /// Sends a chunk over the link; returns its arrival on the challenge's clock.
-        func fetchTime(_ state: inout State, video: Int, chunk: Int, level: Int) -> Double {
-            let bytes = problem.videos[video].sizes[level][chunk]
-            let seconds = MMGCLink.send(bytes, times: times, rates: rates, row: &state.row, traceTime: &state.traceTime)
-            state.elapsed += seconds
-            state.bytes += bytes
-            state.clock += MMGCLink.rounded(seconds * 1000.0 + MMGCLink.requestMs)
-            state.value -= Double(bytes) * MMGCOracle.costPerByte
-            return state.clock
-        }
-
-        func accrue(_ state: inout State, video: Int, level: Int, change: Double) {
-            let quality = MMGCScorer.bitratesKbps[level]
-            state.value += quality / 1000 - change / 1000
-            state.quality += quality
-            state.change += change
-        }
-
-        /// The playhead reaches this chunk when it finishes the media before it, and waits for it.
-        func play(_ state: inout State, arrival: Double, played: Double) {
+        /// The playhead reaches a chunk when it finishes the media before it, and waits for it.
+        static func play(_ state: inout State, arrival: Double, played: Double) {
             if arrival > state.playEnd { state.stall += arrival - state.playEnd }
             state.playEnd = max(state.playEnd, arrival) + played
         }
@@ -334,9 +438,12 @@ public enum MMGCOracle {
             Array(states.sorted { $0.total > $1.total }.prefix(count))
         }
 
-        /// Drops the states another provably beats in every continuation (see the type's notes).
-        func prune(_ states: [State], stage: Int) -> [State] {
-            let slack = Double(problem.downloadsAfter[stage]) + 1e-6
+        /// Drops the states another provably beats in every continuation (see the type's notes):
+        /// pairwise, by bytes, value, playhead and clock; and against the best few states, by
+        /// the most stall any continuation can still cost them.
+        func prune(_ states: [State], stage: Int, checks limit: Int) -> [State] {
+            let remaining = problem.stages.indices.dropFirst(stage + 1).reduce(0) { $0 + downloads($1) }
+            let slack = Double(remaining) + 1e-6
             var result: [State] = []
             for last in Int8(-1)...2 {
                 let group = states.filter { $0.last == last }.sorted {
@@ -349,7 +456,7 @@ public enum MMGCOracle {
                     var checks = 0
                     for other in kept.reversed() {
                         checks += 1
-                        if checks > 512 { break }
+                        if checks > limit { break }
                         let lead = max(0, other.playEnd - candidate.playEnd,
                                        (other.clock - 1000 * other.elapsed) - (candidate.clock - 1000 * candidate.elapsed) + slack)
                         if other.value - candidate.value >= MMGCOracle.rebufferPerMs * lead {
@@ -361,32 +468,74 @@ public enum MMGCOracle {
                 }
                 result += kept
             }
-            return result
+            // The best few states: what they are sure to keep whatever comes.
+            let anchors = result.sorted { $0.total > $1.total }.prefix(4).map {
+                (state: $0, floor: $0.total - MMGCOracle.rebufferPerMs * worstStall($0, after: stage))
+            }
+            return result.filter { candidate in
+                !anchors.contains { anchor in
+                    anchor.state.node != candidate.node && anchor.floor - Self.changeRisk(anchor.state.last, candidate.last) >= candidate.total
+                }
+            }
+        }
+
+        func downloads(_ stage: Int) -> Int {
+            if case .pair = problem.stages[stage] { return 2 }
+            return 1
+        }
+
+        /// How much more the next change can cost after a chunk at `anchor` than after one at
+        /// `other` (points): their difference, or the largest change when `other` has none to
+        /// measure from.
+        static func changeRisk(_ anchor: Int8, _ other: Int8) -> Double {
+            guard anchor >= 0, anchor != other else { return 0 }
+            let rate = MMGCScorer.bitratesKbps
+            guard other >= 0 else { return (rate.max()! - rate.min()!) / 1000 }
+            return abs(rate[Int(anchor)] - rate[Int(other)]) / 1000
+        }
+
+        /// The most stall (ms) any continuation of `state` can still add: fetching every remaining
+        /// chunk at its largest size, each arrival made later by a millisecond per download for
+        /// the rounding, and a pair's two chunks both arriving after both. Fewer bytes sent never
+        /// arrive later on this link, so no continuation stalls more.
+        func worstStall(_ state: State, after stage: Int) -> Double {
+            var current = state
+            current.stall = 0
+            var downloads = 0.0
+            for next in (stage + 1)..<problem.stages.count {
+                let options = problem.choices[next].joined()
+                let fetches = options.map(\.fetches.count).max() ?? 0
+                for index in 0..<fetches {
+                    let bytes = options.map { $0.fetches.count > index ? $0.fetches[index].bytes : 0 }.max()!
+                    let seconds = MMGCLink.send(bytes, times: times, rates: rates, row: &current.row, traceTime: &current.traceTime)
+                    current.clock += MMGCLink.rounded(seconds * 1000.0 + MMGCLink.requestMs)
+                    downloads += 1
+                }
+                for played in problem.played(next) { Self.play(&current, arrival: current.clock + downloads, played: played) }
+            }
+            return current.stall
         }
 
         /// The plan and figures of a final state.
-        func solution(_ final: State) -> Solution {
+        func solution(_ final: State, bound: Double?) -> Solution {
             var picks: [UInt8] = []
             var node = final.node
             while node >= 0 {
-                picks.append(choices[Int(node)])
+                picks.append(codes[Int(node)])
                 node = parents[Int(node)]
             }
             picks.reverse()
             var downloads: [Download] = []
-            for (stage, pick) in zip(problem.stages, picks) {
-                switch stage {
-                case .chunk(let video, let chunk, _):
-                    if pick < 3 { downloads.append(Download(video: video, chunk: chunk, level: Int(pick))) }
-                case .pair(let video):
-                    let before = Download(video: video, chunk: problem.videos[video].lastScored, level: Int(pick % 9) / 3)
-                    let after = Download(video: video + 1, chunk: 0, level: Int(pick % 9) % 3)
-                    downloads += pick >= 9 ? [after, before] : [before, after]
-                }
+            var last: Int8 = -1
+            for (stage, pick) in picks.enumerated() {
+                let choice = problem.choices[stage][Int(last) + 1].first { $0.code == pick }!
+                downloads += choice.fetches.map { Download(video: $0.video, chunk: $0.chunk, level: $0.level) }
+                last = choice.last
             }
             let qoe = final.quality / 1000 - MMGCOracle.rebufferPerMs * final.stall - final.change / 1000
-            return Solution(downloads: downloads, score: final.total, qoe: qoe, qualityKbps: final.quality, changeKbps: final.change,
-                            rebufferMs: final.stall, bytes: Double(final.bytes), states: kept)
+            return Solution(downloads: downloads, score: bound ?? final.total, qoe: qoe, qualityKbps: final.quality,
+                            changeKbps: final.change, rebufferMs: final.stall, bytes: Double(final.bytes), states: kept,
+                            optimal: bound == nil)
         }
     }
 }
