@@ -106,7 +106,7 @@ public enum MMGCOracle {
 
     /// States the exact search may keep at one stage before it gives up for a bound, and the
     /// merged search at most.
-    public static let exactLimit = 5_000
+    public static let exactLimit = 20_000
     static let mergedLimit = 1_500
 
     // MARK: - The problem
