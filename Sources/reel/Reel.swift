@@ -19,6 +19,7 @@ struct Reel: AsyncParsableCommand {
             DemoCommand.self,
             LaunchCommand.self,
             SplashCommand.self,
+            BenchCommand.self,
         ]
     )
 }
