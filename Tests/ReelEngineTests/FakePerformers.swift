@@ -20,7 +20,7 @@ struct FakePerformers: FeedPerformers {
         return player
     }
 
-    func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws {}
+    func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws -> Picture? { nil }
     func makePrefetch(onEvent: @escaping @Sendable (PrefetchEvent, FeedInput?) -> Void) -> FeedPrefetch? { nil }
     func decoders() async -> SessionSummary.Decoders { SessionSummary.Decoders() }
     var bandwidthMeter: BandwidthMeter? { nil }
