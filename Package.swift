@@ -207,7 +207,7 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(
             name: "ReelViewTests",
-            dependencies: ["reel-view", "reel", "ReelCore", "ReelFeed", "ReelLaunch", "ReelTestSupport"],
+            dependencies: ["reel-view", "reel", "ReelCore", "ReelFeed", "ReelMedia", "ReelLaunch", "ReelTestSupport"],
             swiftSettings: strictSwift),
         .testTarget(name: "IntegrationTests", dependencies: ["reel", "ReelServer", "ReelCore", "ReelFeed", "ReelEngine", "ReelReport", "ReelTestSupport"], swiftSettings: strictSwift),
     ],

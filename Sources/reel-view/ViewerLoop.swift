@@ -4,7 +4,6 @@ import Logging
 import ReelCore
 import ReelEngine
 import ReelFeed
-import ReelHarness
 import ReelLaunch
 
 /// The viewer on the main thread: opens the window, starts the session, then once a frame takes
@@ -70,23 +69,8 @@ final class ViewerLoop {
 
     init(options: ViewerOptions) throws {
         self.options = options
-        let origin: FeedOrigin
-        var servedFolder: URL?
-        if let feedURL = options.feedURL {
-            origin = try FeedOrigin.remote(parsing: feedURL.deletingLastPathComponent().absoluteString)
-        } else {
-            origin = try FeedOrigin.serve(path: options.serve, profileNamed: options.profile)
-            let folder = URL(fileURLWithPath: options.serve, isDirectory: true).standardizedFileURL
-            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("video-feed.json").path) else {
-                throw ReelError(.invalidInput, "'\(options.serve)' has no video-feed.json: give --serve DIR (a folder like Samples) or --feed URL")
-            }
-            servedFolder = folder
-        }
-        let resolution = try origin.configuration(options.configSources)
-        for warning in resolution.warnings { ReelLog.config.warning("\(warning)") }
-        let points = options.size ?? Size(screenOf: resolution.config)
-        session = ViewerSession(options: options, origin: origin, resolution: resolution, screen: points, link: link,
-                                servedFolder: servedFolder)
+        session = try ViewerSession(options: options, link: link)
+        let points = session.screen
         screen = try SDLScreen(title: "Reel", width: Int((points.width * options.scale).rounded()),
                                height: Int((points.height * options.scale).rounded()), offscreen: options.offscreen,
                                renderer: options.renderer)

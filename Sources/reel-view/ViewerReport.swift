@@ -57,6 +57,8 @@ struct ViewerReport {
         /// The HUD's figures in the last frame, drawn after the session closed.
         var hud: HUDFigures?
         var input: ViewerLoop.InputCounts
+        /// The feed's vertical offset at the end, points.
+        var scrollY: Double
         var textureUploads: Int
         var screenshots: [Screenshot]
         var recording: Recording?
@@ -88,7 +90,7 @@ struct ViewerReport {
         let figures = Figures(
             seconds: seconds, videoDriver: loop.screen.videoDriver, renderer: loop.screen.rendererName,
             points: [loop.viewport.points.width, loop.viewport.points.height], pixels: [size.width, size.height],
-            frames: frames.count, launch: launch, hud: loop.figures, input: loop.counts, textureUploads: loop.textures.uploads,
+            frames: frames.count, launch: launch, hud: loop.figures, input: loop.counts, scrollY: loop.scroll.y, textureUploads: loop.textures.uploads,
             screenshots: loop.capture.shots.map { shot in
                 Figures.Screenshot(t: shot.time, file: shot.path, cards: shot.cards.map { card in
                     Figures.Screenshot.Card(id: card.id, rect: [Int(card.rect.x), Int(card.rect.y), Int(card.rect.w), Int(card.rect.h)],

@@ -62,12 +62,37 @@ final class ViewerLink: Sendable {
 /// screen, and when the screen quits closes everything and hands the outcome back.
 struct ViewerSession: Sendable {
     let options: ViewerOptions
-    let origin: FeedOrigin
-    let resolution: ConfigResolution
-    let screen: Size
     let link: ViewerLink
+    /// Where the feed comes from: a served folder with the simulator's profile, or the server
+    /// of `--feed`'s catalog.
+    let origin: FeedOrigin
     /// The folder served, whose `video-feed.json` is the feed (nil with `--feed`).
     let servedFolder: URL?
+    /// The configuration: the served folder's defaults under `--config` and `--set`.
+    let resolution: ConfigResolution
+    /// The screen in points.
+    let screen: Size
+
+    /// Checks where the feed comes from and resolves the configuration; throws naming a folder
+    /// without a catalog or a bad configuration.
+    init(options: ViewerOptions, link: ViewerLink) throws {
+        self.options = options
+        self.link = link
+        if let feedURL = options.feedURL {
+            origin = try FeedOrigin.remote(parsing: feedURL.deletingLastPathComponent().absoluteString)
+            servedFolder = nil
+        } else {
+            origin = try FeedOrigin.serve(path: options.serve, profileNamed: options.profile)
+            let folder = URL(fileURLWithPath: options.serve, isDirectory: true).standardizedFileURL
+            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("video-feed.json").path) else {
+                throw ReelError(.invalidInput, "'\(options.serve)' has no video-feed.json: give --serve DIR (a folder like Samples) or --feed URL")
+            }
+            servedFolder = folder
+        }
+        resolution = try origin.configuration(options.configSources)
+        for warning in resolution.warnings { ReelLog.config.warning("\(warning)") }
+        screen = options.size ?? Size(screenOf: resolution.config)
+    }
 
     func run() async {
         do {

@@ -1,17 +1,17 @@
 import ReelMedia
 
 /// Decoded pictures by card, at most `capacity` of them: the one used longest ago goes first.
-struct PictureShelf: Sendable {
-    let capacity: Int
+package struct PictureShelf: Sendable {
+    package let capacity: Int
     private var pictures: [String: (picture: Picture, used: Int)] = [:]
     private var clock = 0
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
     /// The card's picture, now counted as used.
-    mutating func take(_ card: String) -> Picture? {
+    package mutating func take(_ card: String) -> Picture? {
         guard let entry = pictures[card] else { return nil }
         clock += 1
         pictures[card]?.used = clock
@@ -19,7 +19,7 @@ struct PictureShelf: Sendable {
     }
 
     /// Keeps `picture` for `card`, letting the least recently used go when full.
-    mutating func put(_ card: String, _ picture: Picture) {
+    package mutating func put(_ card: String, _ picture: Picture) {
         clock += 1
         if pictures[card] == nil, pictures.count >= capacity,
            let oldest = pictures.min(by: { $0.value.used < $1.value.used })?.key {
@@ -28,5 +28,5 @@ struct PictureShelf: Sendable {
         pictures[card] = (picture, clock)
     }
 
-    var count: Int { pictures.count }
+    package var count: Int { pictures.count }
 }

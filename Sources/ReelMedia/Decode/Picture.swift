@@ -35,7 +35,7 @@ public final class Picture: @unchecked Sendable {
         public let rows: Int
     }
 
-    private let frame: Frame
+    let frame: Frame
     public let width: Int
     public let height: Int
     public let format: Format
