@@ -277,7 +277,7 @@ final class ViewerLoop {
             text.draw(toast.text, x: area.x + (area.w - size.width) / 2, y: y, size: 13)
         }
         lastDrawn = cards
-        updateTitle(cards)
+        updateTitle(cards, loaded: !snapshot.model.items.isEmpty)
         return cards
     }
 
@@ -297,14 +297,16 @@ final class ViewerLoop {
         }
     }
 
-    /// The window's title names what plays: a script (or a person) sees it change.
-    private func updateTitle(_ cards: [DrawnCard]) {
+    /// The window's title says where the viewer is and what plays ("Reel - playing s0/0"): a
+    /// script (or a person) sees it change.
+    private func updateTitle(_ cards: [DrawnCard], loaded: Bool) {
         let playing = Set(cards.filter(\.playing).map(\.id)).sorted()
         let title: String
         switch phase {
-        case .starting: title = "Reel — starting"
-        case .launching(let show, _, _): title = "Reel — \(show.kind)"
-        case .feed: title = playing.isEmpty ? "Reel — feed" : "Reel — playing \(playing.joined(separator: " "))"
+        case .starting: title = "Reel - starting"
+        case .launching(let show, _, _): title = "Reel - \(show.kind)"
+        case .feed where !loaded: title = "Reel - loading the feed"
+        case .feed: title = playing.isEmpty ? "Reel - feed" : "Reel - playing \(playing.joined(separator: " "))"
         }
         if title != self.title {
             self.title = title

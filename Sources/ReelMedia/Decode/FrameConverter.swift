@@ -24,6 +24,7 @@ enum FrameConverter {
             throw ReelError(.encodeFailed, "sws_getContext cannot convert \(Self.name(frame.pixelFormat)) to \(Self.name(format))")
         }
         defer { sws_freeContext(scaler) }
+        if format == frame.pixelFormat { target.pointer.pointee.color_range = frame.pointer.pointee.color_range }
         withUnsafePointer(to: &frame.pointer.pointee.data) { sourcePlanes in
             sourcePlanes.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { source in
                 withUnsafePointer(to: &frame.pointer.pointee.linesize) { sourceLines in

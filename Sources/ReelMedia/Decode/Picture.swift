@@ -96,6 +96,17 @@ public final class Picture: @unchecked Sendable {
         return pixels
     }
 
+    /// The picture scaled to `width` x `height`: a `yuv420p` one stays in its layout (for a YUV
+    /// texture), any other becomes RGBA. What a screen draws a picture at the size it shows it,
+    /// once, rather than scaling it again every frame. The corresponding C function is `sws_scale`.
+    public func scaled(width: Int, height: Int) throws -> Picture {
+        guard width > 0, height > 0, width <= 16_384, height <= 16_384 else {
+            throw ReelError(.encodeFailed, "cannot scale a picture to \(width)x\(height)")
+        }
+        let layout = if case .yuv420p = format { frame.pixelFormat } else { AV_PIX_FMT_RGBA }
+        return Picture(owning: try FrameConverter.convert(frame, to: layout, width: width, height: height), time: time)
+    }
+
     /// The largest still image `image(_:name:)` decodes, in pixels (8192 x 8192): a hostile
     /// header cannot make the decoder allocate more.
     public static let maxImagePixels = 8192 * 8192

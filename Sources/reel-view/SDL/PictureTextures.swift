@@ -2,10 +2,12 @@ import CSDL2
 import ReelCore
 import ReelMedia
 
-/// Textures of decoded pictures, by name (a card's video or its thumbnail): a video frame's YUV
-/// planes go straight into an IYUV texture (SDL converts them, BT.601 video range), anything else
-/// (a JPEG thumbnail's full-range YUV, other layouts) as RGBA. A texture is written again only
-/// when its picture changes, and let go when nothing drew it for a while.
+/// Textures of decoded pictures, by name (a card's video or its thumbnail), each at the size it
+/// is drawn: a picture is scaled once when it arrives (`Picture.scaled`), not every frame by the
+/// renderer. A video frame's YUV planes go into an IYUV texture (SDL converts them, BT.601 video
+/// range); anything else (a JPEG thumbnail's full-range YUV, other layouts) as RGBA. A texture is
+/// written again only when its picture or its size changes, and let go when nothing drew it for
+/// a while.
 final class PictureTextures {
     private struct Entry {
         var texture: OpaquePointer
@@ -44,13 +46,15 @@ final class PictureTextures {
         }
     }
 
-    /// The texture showing `picture`, named `name`, written when the picture changed.
-    func texture(_ name: String, _ picture: Picture) -> OpaquePointer? {
+    /// The texture showing `picture`, named `name`, for drawing at `width` x `height` pixels (a
+    /// larger size keeps the picture's own: the renderer scales it up).
+    func texture(_ name: String, _ picture: Picture, width: Int32, height: Int32) -> OpaquePointer? {
+        let size = (width: max(1, min(picture.width, Int(width))), height: max(1, min(picture.height, Int(height))))
         let yuv = picture.format == .yuv420p(fullRange: false)
-        if var entry = entries[name], entry.width == picture.width, entry.height == picture.height, entry.yuv == yuv {
+        if var entry = entries[name], entry.width == size.width, entry.height == size.height, entry.yuv == yuv {
             entry.used = frame
             if entry.picture !== picture {
-                guard upload(picture, into: entry.texture, yuv: yuv) else { return nil }
+                guard upload(picture, size: size, into: entry.texture, yuv: yuv) else { return nil }
                 entry.picture = picture
             }
             entries[name] = entry
@@ -59,26 +63,29 @@ final class PictureTextures {
         if let old = entries.removeValue(forKey: name) { SDL_DestroyTexture(old.texture) }
         let format = yuv ? SDL_PIXELFORMAT_IYUV.rawValue : SDL_PIXELFORMAT_ABGR8888.rawValue
         guard let texture = SDL_CreateTexture(renderer, format, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
-                                              Int32(picture.width), Int32(picture.height)) else { return nil }
-        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
-        guard upload(picture, into: texture, yuv: yuv) else {
+                                              Int32(size.width), Int32(size.height)) else { return nil }
+        // Pictures are opaque: copied, not blended (the software renderer's blended copy is slow).
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
+        guard upload(picture, size: size, into: texture, yuv: yuv) else {
             SDL_DestroyTexture(texture)
             return nil
         }
-        entries[name] = Entry(texture: texture, width: picture.width, height: picture.height, yuv: yuv, picture: picture, used: frame)
+        entries[name] = Entry(texture: texture, width: size.width, height: size.height, yuv: yuv, picture: picture, used: frame)
         return texture
     }
 
-    private func upload(_ picture: Picture, into texture: OpaquePointer, yuv: Bool) -> Bool {
+    private func upload(_ picture: Picture, size: (width: Int, height: Int), into texture: OpaquePointer, yuv: Bool) -> Bool {
         uploads += 1
+        let sameSize = size.width == picture.width && size.height == picture.height
         if yuv {
-            return picture.withPlanes { planes in
+            guard let shown = sameSize ? picture : try? picture.scaled(width: size.width, height: size.height) else { return false }
+            return shown.withPlanes { planes in
                 guard planes.count >= 3 else { return false }
                 return SDL_UpdateYUVTexture(texture, nil, planes[0].base, Int32(planes[0].stride), planes[1].base, Int32(planes[1].stride),
                                             planes[2].base, Int32(planes[2].stride)) == 0
             }
         }
-        guard let pixels = try? picture.rgba() else { return false }
-        return pixels.withUnsafeBytes { SDL_UpdateTexture(texture, nil, $0.baseAddress, Int32(picture.width * 4)) == 0 }
+        guard let pixels = try? picture.rgba(width: size.width, height: size.height) else { return false }
+        return pixels.withUnsafeBytes { SDL_UpdateTexture(texture, nil, $0.baseAddress, Int32(size.width * 4)) == 0 }
     }
 }

@@ -55,6 +55,10 @@ final class SDLScreen {
         // Pictures are scaled into their cards: smooth, not blocky.
         SDL_SetHint("SDL_RENDER_SCALE_QUALITY", "1")
         SDL_SetHint("SDL_RENDER_DRIVER", driver)
+        // The software renderer draws into the window's own framebuffer (shared memory on X11),
+        // not into a texture of a second, GL renderer: under Xvfb and offscreen that one is Mesa's
+        // llvmpipe, two more threads drawing on the CPU.
+        if driver == "software" { SDL_SetHint("SDL_FRAMEBUFFER_ACCELERATION", "0") }
         // The viewer runs until it is told to stop; a signal must reach the Swift side too.
         SDL_SetHint("SDL_NO_SIGNAL_HANDLERS", "1")
         guard SDL_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS)) == 0 else {
@@ -131,7 +135,7 @@ final class SDLScreen {
             var sdl = clip.sdl
             SDL_RenderSetClipRect(renderer, &sdl)
         }
-        SDL_SetTextureAlphaMod(texture, alpha)
+        if alpha < 255 { SDL_SetTextureAlphaMod(texture, alpha) }
         var destination = rect.sdl
         SDL_RenderCopy(renderer, texture, nil, &destination)
         if clip != nil { SDL_RenderSetClipRect(renderer, nil) }

@@ -136,14 +136,17 @@ struct FeedPainter {
         defer { screen.clip(nil) }
         var shows = DrawnCard.Shows.placeholder
         var pictureTime: Double?
-        if card.mounted, let picture = engine.picture(card: id), let texture = textures.texture("v:\(id)", picture) {
+        if card.mounted, let picture = engine.picture(card: id), case let fitted = Self.fit(picture.width, picture.height, into: pixels),
+           let texture = textures.texture("v:\(id)", picture, width: fitted.w, height: fitted.h) {
             screen.fill(pixels, .black)
-            screen.copy(texture, to: Self.fit(picture.width, picture.height, into: pixels))
+            screen.copy(texture, to: fitted)
             shows = .picture
             pictureTime = picture.time
-        } else if let picture = engine.thumbnail(card: id), let texture = textures.texture("t:\(id)", picture) {
+        } else if let picture = engine.thumbnail(card: id),
+                  case let fitted = letterbox ? Self.fit(picture.width, picture.height, into: pixels) : pixels,
+                  let texture = textures.texture("t:\(id)", picture, width: fitted.w, height: fitted.h) {
             if letterbox { screen.fill(pixels, .black) }
-            screen.copy(texture, to: letterbox ? Self.fit(picture.width, picture.height, into: pixels) : pixels)
+            screen.copy(texture, to: fitted)
             shows = .thumbnail
         } else {
             screen.fill(pixels, .placeholder)
