@@ -47,6 +47,7 @@ final class ViewerLoop {
     var hud: Bool
     var frameTimes = FrameTimes()
     var figures: HUDFigures?
+    var hudFrameTime = (p99: 0.0, at: -1.0)
     /// What the engine was last told of the scroll.
     var sentY = -1.0
     var sentCarousels: [String: Double] = [:]
@@ -264,7 +265,11 @@ final class ViewerLoop {
         if case .launching(let show, let since, let instant) = phase {
             drawLaunch(show, seconds: time - since, instant: instant, feed: feed)
         }
-        let figures = HUDFigures(snapshot.totals, uiFrameP99Ms: frameTimes.recentP99)
+        // The frame time shown changes twice a second, readable (and not a new text every frame).
+        if time - hudFrameTime.at >= 0.5 || feed.engine.snapshot.phase == .closed {
+            hudFrameTime = (frameTimes.recentP99, time)
+        }
+        let figures = HUDFigures(snapshot.totals, uiFrameP99Ms: hudFrameTime.p99)
         self.figures = figures
         if hud { hudPainter.draw(figures, viewport: viewport) }
         if let toast, toast.until > time {

@@ -55,7 +55,7 @@ public actor FeedEngine {
     private let latest: Locked<FeedSnapshot>
     /// The mounted players by card, and the decoded thumbnails, for screens.
     private let screenPlayers = Locked<[String: (id: PlayerID, player: any FeedPlayer)]>([:])
-    private let thumbnails = Locked(PictureShelf(capacity: 128))
+    private let thumbnails = Locked(PictureShelf(capacity: 64))
 
     /// What reaches the engine's loop, in order.
     enum Input: Sendable {
@@ -163,8 +163,8 @@ public actor FeedEngine {
         screenPlayers.withLock { $0[card]?.player }?.picture
     }
 
-    /// `card`'s thumbnail (a merch card's image), decoded, once loaded (with `pictures`; the
-    /// newest 128 are kept).
+    /// `card`'s thumbnail (a merch card's image), decoded, once loaded (with `pictures`; the 64
+    /// used last are kept, a few screens' worth).
     public nonisolated func thumbnail(card: String) -> Picture? {
         thumbnails.withLock { $0.take(card) }
     }

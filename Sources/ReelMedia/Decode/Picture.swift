@@ -115,6 +115,7 @@ public final class Picture: @unchecked Sendable {
     /// decoders; `name` (its URL) names it in errors. The corresponding C function is
     /// `avcodec_send_packet`.
     public static func image(_ bytes: [UInt8], name: String) throws -> Picture {
+        FFmpegLog.install()
         let codecID: AVCodecID
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             codecID = AV_CODEC_ID_MJPEG

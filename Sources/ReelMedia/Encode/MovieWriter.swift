@@ -36,6 +36,7 @@ public final class MovieWriter {
         guard width >= 2, height >= 2, width <= 8192, height <= 8192, (1...240).contains(framesPerSecond) else {
             throw ReelError(.invalidInput, "cannot record \(width)x\(height) pictures at \(framesPerSecond) fps into '\(path)'")
         }
+        FFmpegLog.install()
         self.path = path
         sourceWidth = width
         sourceHeight = height
@@ -70,8 +71,9 @@ public final class MovieWriter {
         }
         var options: OpaquePointer?
         if encoder == "libx264" {
+            // A recording made while the feed plays on the same cores: a fast preset.
             av_dict_set(&options, "preset", "veryfast", 0)
-            av_dict_set(&options, "crf", "20", 0)
+            av_dict_set(&options, "crf", "23", 0)
         }
         status = avcodec_open2(codec, found, &options)
         av_dict_free(&options)

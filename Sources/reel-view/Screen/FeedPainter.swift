@@ -191,15 +191,22 @@ struct FeedPainter {
         text.draw(label, x: badge.x + pad, y: badge.y + pad / 2, size: 11, weight: .bold, color: .white)
     }
 
-    /// The card's state, preload stage and last time to first frame, along its bottom.
+    /// The card's state, preload stage and last time to first frame, along its bottom (on two
+    /// lines when the card is narrow).
     private func drawLabel(_ card: FeedSnapshot.Card, in rect: PixelRect, viewport: Viewport) {
         let ttff = card.lastTTFFMs.map { String(format: "%.0f ms", $0) } ?? "-"
-        let line = "\(card.state.rawValue) · \(card.stage) · \(ttff)"
-        let size = text.measure(line, size: 10, weight: .mono)
-        let strip = PixelRect(x: rect.x, y: rect.y + rect.h - size.height - viewport.pixels(4), w: rect.w, h: size.height + viewport.pixels(4))
+        let pad = viewport.pixels(4)
+        let whole = "\(card.state.rawValue) · \(card.stage) · \(ttff)"
+        let lines = text.measure(whole, size: 10, weight: .mono).width <= rect.w - 2 * pad
+            ? [whole] : [card.state.rawValue, "\(card.stage) · \(ttff)"]
+        let lineHeight = text.measure(whole, size: 10, weight: .mono).height
+        let height = lineHeight * Int32(lines.count) + pad
+        let strip = PixelRect(x: rect.x, y: rect.y + rect.h - height, w: rect.w, h: height)
         screen.fill(strip, .hud)
-        text.draw(line, x: strip.x + viewport.pixels(4), y: strip.y + viewport.pixels(2), size: 10, weight: .mono, color: .white,
-                  maxWidth: strip.w - viewport.pixels(8))
+        for (index, line) in lines.enumerated() {
+            text.draw(line, x: strip.x + pad, y: strip.y + pad / 2 + Int32(index) * lineHeight, size: 10, weight: .mono, color: .white,
+                      maxWidth: strip.w - 2 * pad)
+        }
     }
 }
 
