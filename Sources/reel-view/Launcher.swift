@@ -118,7 +118,7 @@ final class SplashAnimation: Sendable {
         }
     }
 
-    deinit { task.withLock { $0?.cancel() } }
+    deinit { stop() }
 
     /// Seconds the animation lasts.
     var seconds: Double { Double(frameCount) / framesPerSecond }
@@ -132,5 +132,9 @@ final class SplashAnimation: Sendable {
         }
     }
 
-    func stop() { task.withLock { $0?.cancel() } }
+    /// Stops drawing: the drawing task ends (it waits for the screen's next frame otherwise).
+    func stop() {
+        task.withLock { $0?.cancel() }
+        wanted.update { $0 = frameCount }
+    }
 }

@@ -100,13 +100,9 @@ struct ReelView: ParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let outcome = ViewerApp.run(options)
-        switch outcome {
-        case .success(let report):
-            if let report { print(report) }
-        case .failure(let error):
-            Self.fail(error)
-        }
+        let (report, failure) = ViewerApp.run(options)
+        if let report { print(report) }
+        if let failure { Self.fail(failure) }
     }
 
     /// One line on stderr and the exit code of the error's area (as `reel` exits).

@@ -95,33 +95,34 @@ final class ViewerLoop {
     // MARK: - The loop
 
     /// Runs until the user quits, `--exit-after` passes or the session fails; returns the report
-    /// (with `--json`) or the failure.
-    func run() -> Result<String?, ReelError> {
+    /// (with `--json`) and what failed.
+    func run() -> (report: String?, failure: ReelError?) {
         let session = self.session
         Task { await session.run() }
         let interval = 1 / options.fps
         var next = 0.0
         var quit = false
+        var captureFailure: ReelError?
         while !quit {
             let time = now
             if let exitAfter = options.exitAfter, time >= exitAfter { break }
             let began = clock.now
             quit = !pumpEvents(at: time)
-            if case .failed(let error) = link.state.current { return .failure(error) }
+            if case .failed(let error) = link.state.current { return (nil, error) }
             update(at: time)
             let cards = draw(at: time)
             if capture.wants(at: time) {
                 do {
                     let frame = try screen.readPixels()
                     capture.take(frame.pixels, width: frame.width, height: frame.height, at: time, cards: cards)
-                } catch let error as ReelError {
-                    return .failure(error)
                 } catch {
-                    return .failure(ReelError(.internalFailure, "\(error)"))
+                    // The session still closes and reports; the failure is the exit's.
+                    captureFailure = error as? ReelError ?? ReelError(.internalFailure, "\(error)")
+                    break
                 }
             }
             screen.present()
-            if feed != nil { frameTimes.record((clock.now - began).seconds * 1000) }
+            if feed != nil { frameTimes.record((clock.now - began).seconds * 1000, at: time) }
             next += interval
             let left = next - now
             if left > 0 {
@@ -130,12 +131,13 @@ final class ViewerLoop {
                 next = now
             }
         }
-        return finish()
+        let (report, failure) = finish()
+        return (report, captureFailure ?? failure)
     }
 
     /// Closes the session, keeps the window drawn until it has closed, draws its final figures
     /// and writes what was asked for.
-    private func finish() -> Result<String?, ReelError> {
+    private func finish() -> (report: String?, failure: ReelError?) {
         let ended = now
         link.quit.update { $0 = true }
         trace?.stop()
@@ -143,7 +145,7 @@ final class ViewerLoop {
         while outcome == nil {
             switch link.state.current {
             case .closed(let closed): outcome = closed
-            case .failed(let error): return .failure(error)
+            case .failed(let error): return (nil, error)
             case .starting, .ready:
                 _ = pumpEvents(at: now)
                 _ = draw(at: now)
@@ -151,18 +153,22 @@ final class ViewerLoop {
                 usleep(UInt32(1_000_000 / options.fps))
             }
         }
-        guard let outcome else { return .failure(ReelError(.internalFailure, "the session ended without an outcome")) }
+        guard let outcome else { return (nil, ReelError(.internalFailure, "the session ended without an outcome")) }
         // The last frame shows the session's final figures: the summary's.
         _ = draw(at: now)
         screen.present()
-        let recording: Capture.Recording?
+        var recording: Capture.Recording?
+        var failure: ReelError?
         switch capture.finish(seconds: options.exitAfter) {
         case .success(let made): recording = made
-        case .failure(let error): return .failure(error)
+        case .failure(let error): failure = error
         }
         for warning in Set(outcome.warnings).sorted() { ReelLog.feed.warning("\(warning)") }
-        guard options.json else { return .success(nil) }
-        return .success(ViewerReport(loop: self, outcome: outcome.outcome, recording: recording, seconds: ended).text)
+        for shot in capture.pending {
+            ReelLog.media.warning("no screenshot '\(shot.path)': the window closed at \(String(format: "%.1f", ended)) s, before \(shot.time) s")
+        }
+        let report = options.json ? ViewerReport(loop: self, outcome: outcome.outcome, recording: recording, seconds: ended).text : nil
+        return (report, failure)
     }
 
     // MARK: - Each frame
@@ -322,13 +328,15 @@ final class ViewerLoop {
 
 /// Runs the viewer: the window and its loop on this (the main) thread, the session on tasks.
 enum ViewerApp {
-    static func run(_ options: ViewerOptions) -> Result<String?, ReelError> {
+    /// The report to print (with `--json`) and the failure to exit with, either or both: a
+    /// recording that fails at its end still leaves the session's report.
+    static func run(_ options: ViewerOptions) -> (report: String?, failure: ReelError?) {
         do {
             return try ViewerLoop(options: options).run()
         } catch let error as ReelError {
-            return .failure(error)
+            return (nil, error)
         } catch {
-            return .failure(ReelError(.internalFailure, "\(error)"))
+            return (nil, ReelError(.internalFailure, "\(error)"))
         }
     }
 }

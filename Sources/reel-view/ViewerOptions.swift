@@ -56,7 +56,9 @@ struct ViewerOptions: Sendable {
         scale = command.scale
         trace = try command.trace.map { try ScrollTrace.load(path: $0) }
         if let record = command.record {
-            guard !record.isEmpty else { throw ReelError(.invalidInput, "--record needs a file name, such as session.mp4") }
+            guard ["mp4", "mkv", "mov"].contains(URL(fileURLWithPath: record).pathExtension.lowercased()) else {
+                throw ReelError(.invalidInput, "--record '\(record)': give a .mp4, .mkv or .mov file, such as session.mp4")
+            }
             try Self.checkWritable(record, option: "--record")
         }
         record = command.record

@@ -53,6 +53,8 @@ struct ViewerReport {
         var points: [Double]
         var pixels: [Int]
         var frames: Int
+        /// Frames whose work took over 50 ms: when (seconds) and how long (ms), the first 20.
+        var slowFrames: [[Double]]
         var launch: Launch
         /// The HUD's figures in the last frame, drawn after the session closed.
         var hud: HUDFigures?
@@ -90,7 +92,7 @@ struct ViewerReport {
         let figures = Figures(
             seconds: seconds, videoDriver: loop.screen.videoDriver, renderer: loop.screen.rendererName,
             points: [loop.viewport.points.width, loop.viewport.points.height], pixels: [size.width, size.height],
-            frames: frames.count, launch: launch, hud: loop.figures, input: loop.counts, scrollY: loop.scroll.y, textureUploads: loop.textures.uploads,
+            frames: frames.count, slowFrames: loop.frameTimes.slow.map { [$0.time, $0.ms] }, launch: launch, hud: loop.figures, input: loop.counts, scrollY: loop.scroll.y, textureUploads: loop.textures.uploads,
             screenshots: loop.capture.shots.map { shot in
                 Figures.Screenshot(t: shot.time, file: shot.path, cards: shot.cards.map { card in
                     Figures.Screenshot.Card(id: card.id, rect: [Int(card.rect.x), Int(card.rect.y), Int(card.rect.w), Int(card.rect.h)],

@@ -25,7 +25,8 @@ final class Capture {
     }
 
     static let recordingFPS = 30
-    private var pending: [ViewerOptions.Screenshot]
+    /// Screenshots not taken yet.
+    private(set) var pending: [ViewerOptions.Screenshot]
     private(set) var shots: [Shot] = []
     private let worker: CaptureWorker?
     private let recording: Bool
@@ -110,12 +111,9 @@ final class CaptureWorker: @unchecked Sendable {
 
     private struct State {
         var jobs: [Job] = []
-        var frames = 0
         var failure: ReelError?
         var done: Capture.Recording?
         var finished = false
-        var size: (width: Int, height: Int)?
-        var encoder = ""
     }
 
     private let path: String?

@@ -40,15 +40,19 @@ struct HUDFigures: Sendable, Equatable, Codable {
 }
 
 /// The UI's frame times: every frame's work (input, drawing, capture) in a distribution for the
-/// report, and the last two seconds' for the HUD.
+/// report, the last two seconds' for the HUD, and the slowest frames with their times.
 struct FrameTimes {
     private(set) var all = Distribution()
     private var recent: [Double] = []
     private var next = 0
     static let recentCount = 120
+    /// Frames over `slowMs`, when (seconds on the screen's clock) and how long: the first 20.
+    private(set) var slow: [(time: Double, ms: Double)] = []
+    static let slowMs = 50.0
 
-    mutating func record(_ milliseconds: Double) {
+    mutating func record(_ milliseconds: Double, at time: Double) {
         all.record(milliseconds)
+        if milliseconds > Self.slowMs, slow.count < 20 { slow.append((time, milliseconds)) }
         if recent.count < Self.recentCount {
             recent.append(milliseconds)
         } else {
