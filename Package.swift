@@ -47,9 +47,11 @@ let package = Package(
         cLibrary("CSWScale", pkgConfig: "libswscale", apt: "libswscale-dev"),
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CRLottie", pkgConfig: "rlottie", apt: "librlottie-dev"),
-        // The viewer's window, alone: the `reel` CLI and the library stay headless.
-        cLibrary("CSDL2", pkgConfig: "sdl2", apt: "libsdl2-dev"),
-        cLibrary("CSDL2TTF", pkgConfig: "SDL2_ttf", apt: "libsdl2-ttf-dev"),
+        // The viewer's window, alone: the `reel` CLI and the library stay headless. No pkg-config:
+        // SDL's cflags carry -D_REENTRANT, which SwiftPM drops with a warning on every build; the
+        // headers include <SDL2/...> instead of adding SDL2/ to the search path.
+        .systemLibrary(name: "CSDL2", path: "CSupport/CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CSDL2TTF", path: "CSupport/CSDL2TTF", providers: [.apt(["libsdl2-ttf-dev"])]),
         .target(
             name: "CReelShims",
             dependencies: ["CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CCurl"],

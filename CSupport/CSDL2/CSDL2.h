@@ -1,5 +1,5 @@
-// SDL2's C API (Debian's libsdl2-dev; pkg-config adds /usr/include/SDL2), for the viewer alone.
-#include <SDL.h>
+// SDL2's C API (Debian's libsdl2-dev), for the viewer alone.
+#include <SDL2/SDL.h>
 
 // Function-like macros Swift cannot import, as prefixed inline functions.
 
