@@ -277,7 +277,7 @@ final class ViewerLoop {
         }
         let figures = HUDFigures(snapshot.totals, uiFrameP99Ms: hudFrameTime.p99)
         self.figures = figures
-        if hud { hudPainter.draw(figures, viewport: viewport) }
+        if hud { hudPainter.draw(figures, viewport: viewport, top: route == .feed ? 0 : FeedPainter.topBarHeight) }
         if let toast, toast.until > time {
             let size = text.measure(toast.text, size: 13)
             let area = viewport.screen

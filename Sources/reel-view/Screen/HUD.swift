@@ -74,10 +74,11 @@ struct HUDPainter {
     let screen: SDLScreen
     let text: TextRenderer
 
-    func draw(_ figures: HUDFigures, viewport: Viewport) {
+    /// Draws the panel `top` points down the screen (under a top bar).
+    func draw(_ figures: HUDFigures, viewport: Viewport, top: Double = 0) {
         let lines = figures.lines
         let lineHeight = viewport.pixels(15), pad = viewport.pixels(6)
-        let panel = viewport.rect(0, 0, viewport.points.width, 0)
+        let panel = viewport.rect(0, top, viewport.points.width, 0)
         let box = PixelRect(x: panel.x, y: panel.y, w: panel.w, h: lineHeight * Int32(lines.count) + 2 * pad)
         screen.fill(box, .hud)
         for (index, line) in lines.enumerated() {
