@@ -194,7 +194,7 @@ final class ViewerLoop {
                     endLaunch(at: time)
                 }
             case .loading(let plan, _):
-                guard let ready = feed.firstPage.withLock({ $0 }) else { break }
+                guard let ready = feed.ready(after: instant) else { break }
                 let total = plan.totalSeconds(readyAfter: (ready - instant).seconds)
                 // The feed shows under the fade.
                 if seconds >= total - plan.fadeSeconds, feedShownAt == nil { showFeed(at: time) }
@@ -300,7 +300,7 @@ final class ViewerLoop {
             launchPainter.drawSplash(splash, at: seconds, viewport: viewport)
         case .loading(let plan, _):
             var opacity = 1.0
-            if let ready = feed.firstPage.withLock({ $0 }) {
+            if let ready = feed.ready(after: instant) {
                 let total = plan.totalSeconds(readyAfter: (ready - instant).seconds)
                 if plan.fadeSeconds > 0 { opacity = min(1, max(0, (total - seconds) / plan.fadeSeconds)) }
             }

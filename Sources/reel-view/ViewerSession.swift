@@ -32,8 +32,20 @@ struct ViewerFeed: Sendable {
     let config: ReelConfig
     let launch: LaunchShow
     /// When the first page of the feed arrived (nil until it has): the loading animation plays
-    /// until then.
+    /// until then when the launch window warms the feed.
     let firstPage: Locked<ContinuousClock.Instant?>
+
+    /// The launch window fetches the first page (`launch.warmFeed`, which needs prefetch and a
+    /// cache): the app is ready when it is in. Otherwise the feed asks for it when it shows, and
+    /// the loading animation does not wait for it.
+    var warmsDuringLaunch: Bool {
+        config.launch.warmFeed && config.prefetch.enabled && config.cache.enabled
+    }
+
+    /// When the app is ready for the launch window to end, for one that began at `start`.
+    func ready(after start: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        warmsDuringLaunch ? firstPage.withLock { $0 } : start
+    }
 }
 
 /// How the session ended, for the report.
