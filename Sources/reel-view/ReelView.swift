@@ -16,8 +16,8 @@ struct ReelView: ParsableCommand {
         abstract: "Show the feed in a window: scroll it, watch shorts start, see what the engine does.",
         discussion: """
             With no arguments, serves Samples/ with the CDN simulator on 127.0.0.1 (4g profile) \
-            and opens a 390x844 window on its feed, after the launch the launch controller \
-            decides (a splash, the loading animation, or nothing). Wheel, touchpad or click-drag \
+            and opens a 390x844 window on its feed, after what the launch controller decides to \
+            show first (a splash, the loading animation, or nothing). Wheel, touchpad or click-drag \
             scroll (a drag flings on release); drag a carousel sideways. Click a short to open it \
             alone, a carousel card to play it. Keys: down/j and up/k move a widget, left and right \
             swipe the carousel at the top, space plays or pauses, Esc goes back (and quits from \
@@ -42,7 +42,7 @@ struct ReelView: ParsableCommand {
     @Option(help: ArgumentHelp("The screen in points (default: device.screenWidth x device.screenHeight, 390x844).", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("Pixels per point of the window (default 1; 2 for a high-density display).", valueName: "n"))
+    @Option(help: ArgumentHelp("Pixels per point of the window (2 for a high-density display).", valueName: "n"))
     var scale: Double = 1
 
     @Option(help: ArgumentHelp("Scroll along this trace (JSON lines {t, y, x?, tap?}, as reel feed run reads) instead of the mouse; its time starts when the feed shows.", valueName: "file"))
@@ -81,10 +81,10 @@ struct ReelView: ParsableCommand {
     @Flag(help: "Use SDL's offscreen video driver (no display needed), as SDL_VIDEODRIVER=offscreen does.")
     var offscreen = false
 
-    @Option(help: ArgumentHelp("SDL's renderer: software (default) or an accelerated one SDL knows (opengl, opengles2).", valueName: "name"))
+    @Option(help: ArgumentHelp("SDL's renderer: software, or an accelerated one SDL knows (opengl, opengles2) on a machine with a GPU.", valueName: "name"))
     var renderer = "software"
 
-    @Option(name: .customLong("log-level"), help: ArgumentHelp("Least important messages on stderr: debug, info, warning (default), error.", valueName: "level"))
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("Least important messages on stderr: debug, info, warning, error.", valueName: "level"))
     var logLevel = "warning"
 
     func run() throws {

@@ -25,14 +25,6 @@ struct ViewerReport {
             var cards: [Card]
         }
 
-        struct Recording: Codable {
-            var file: String
-            var frames: Int
-            var width: Int
-            var height: Int
-            var encoder: String
-        }
-
         struct Launch: Codable {
             /// "splash", "loadingAnimation" or "nothing".
             var show: String
@@ -63,7 +55,7 @@ struct ViewerReport {
         var scrollY: Double
         var textureUploads: Int
         var screenshots: [Screenshot]
-        var recording: Recording?
+        var recording: Capture.Recording?
     }
 
     let text: String
@@ -99,7 +91,7 @@ struct ViewerReport {
                                             shows: card.shows.rawValue, pictureTime: card.pictureTime, playing: card.playing)
                 })
             },
-            recording: recording.map { Figures.Recording(file: $0.path, frames: $0.frames, width: $0.width, height: $0.height, encoder: $0.encoder) })
+            recording: recording)
         object["viewer"] = (try? JSONValue(encoding: figures)) ?? .null
         text = JSONWriter.pretty(.object(object))
     }

@@ -44,6 +44,38 @@ enum Viewer {
         return Run(json: json, stderr: result.stderr)
     }
 
+    /// What a run under Xvfb left: its summary and its events.
+    struct XRun {
+        let summary: JSONValue
+        let events: [JSONValue]
+    }
+
+    /// Runs the viewer under Xvfb (`xvfb-run -a`, a free display) with `arguments`, then the
+    /// shell `steps` (xdotool's input, waits on the window's title), then `q`; fails when a step
+    /// fails or times out, or the viewer exits non-zero.
+    static func underXvfb(arguments: String, steps: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> XRun {
+        let folder = try Scratch()
+        let script = folder.path("steps.sh")
+        try """
+            set -euo pipefail
+            view=$1; out=$2
+            "$view" \(arguments) --exit-after 90 --json --events "$out/events.jsonl" > "$out/summary.json" 2> "$out/stderr.txt" &
+            pid=$!
+            \(steps)
+            xdotool key q
+            wait $pid
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/xvfb-run"), [
+            "-a", "-s", "-screen 0 600x1000x24", "bash", script, PackagePaths.viewBinary.path, folder.url.path,
+        ], directory: PackagePaths.root, timeout: .seconds(150))
+        let stderr = (try? String(contentsOfFile: folder.path("stderr.txt"), encoding: .utf8)) ?? ""
+        try #require(result.status == 0, "\(result.output)\n\(stderr)", sourceLocation: sourceLocation)
+        let summary = try JSONParser.parse(try String(contentsOfFile: folder.path("summary.json"), encoding: .utf8))
+        let events = try String(contentsOfFile: folder.path("events.jsonl"), encoding: .utf8).split(separator: "\n")
+            .map { try JSONParser.parse(String($0)) }
+        return XRun(summary: summary, events: events)
+    }
+
     /// Checks that a screenshot's record has card `id` at `rect` showing `shows`.
     static func expectCard(_ id: String, in shot: JSONValue, at rect: PixelBox, shows: String,
                            sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -151,65 +151,34 @@ struct ViewerTests {
     /// each step waits for.
     @Test("under Xvfb, the wheel scrolls the feed and the next short starts")
     func xInputScrollsAndTheNextShortStarts() async throws {
-        let folder = try Scratch()
-        let script = folder.path("scroll.sh")
-        try """
-            set -euo pipefail
-            view=$1; out=$2
-            "$view" --no-launch --exit-after 90 --json --events "$out/events.jsonl" > "$out/summary.json" 2> "$out/stderr.txt" &
-            pid=$!
+        let run = try await Viewer.underXvfb(arguments: "--no-launch", steps: """
             window=$(timeout 60 xdotool search --sync --name 'playing s0/0' | head -1)
             xdotool mousemove --window "$window" 195 400
             xdotool click --repeat 12 --delay 40 5
             timeout 60 xdotool search --sync --name 'playing s1/0' > /dev/null
-            xdotool key q
-            wait $pid
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/xvfb-run"), [
-            "-a", "-s", "-screen 0 600x1000x24", "bash", script, PackagePaths.viewBinary.path, folder.url.path,
-        ], directory: PackagePaths.root, timeout: .seconds(150))
-        let stderr = (try? String(contentsOfFile: folder.path("stderr.txt"), encoding: .utf8)) ?? ""
-        #expect(result.status == 0, "\(result.output)\n\(stderr)")
-        let summary = try JSONParser.parse(try String(contentsOfFile: folder.path("summary.json"), encoding: .utf8))
-        let viewer = try #require(summary["viewer"])
+            """)
+        let viewer = try #require(run.summary["viewer"])
         #expect(viewer["videoDriver"]?.string == "x11")
         #expect(viewer["input"]?["wheel"]?.number == 12 && viewer["input"]?["keys"]?.number == 1, "\(viewer)")
         #expect((viewer["scrollY"]?.number ?? 0) > 300, "the feed did not move: \(viewer)")
-        let events = try String(contentsOfFile: folder.path("events.jsonl"), encoding: .utf8).split(separator: "\n").map { try JSONParser.parse(String($0)) }
-        let starts = events.filter { $0["type"]?.string == "playStart" }.compactMap { $0["card"]?.string }
+        let starts = run.events.filter { $0["type"]?.string == "playStart" }.compactMap { $0["card"]?.string }
         #expect(starts.prefix(2) == ["s0/0", "s1/0"], "\(starts)")
     }
 
     /// Under Xvfb on a low-end device: nothing autoplays (the title says the feed, nothing
-    /// playing, once the first card's thumbnail is in); a real click on the first short plays it,
-    /// where it is.
+    /// playing, once the first page is laid out); a real click on the first short plays it, where
+    /// it is.
     @Test("under Xvfb on a low-end device, nothing autoplays and a click plays the short")
     func lowEndClickPlays() async throws {
-        let folder = try Scratch()
-        let script = folder.path("click.sh")
-        try """
-            set -euo pipefail
-            view=$1; out=$2
-            "$view" --no-launch --set device.isLowEnd=true --exit-after 90 --json --events "$out/events.jsonl" \\
-                > "$out/summary.json" 2> "$out/stderr.txt" &
-            pid=$!
+        let run = try await Viewer.underXvfb(arguments: "--no-launch --set device.isLowEnd=true", steps: """
             window=$(timeout 60 xdotool search --sync --name 'Reel - feed' | head -1)
             xdotool mousemove --window "$window" 195 300 click 1
             timeout 60 xdotool search --sync --name 'playing s0/0' > /dev/null
-            xdotool key q
-            wait $pid
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/xvfb-run"), [
-            "-a", "-s", "-screen 0 600x1000x24", "bash", script, PackagePaths.viewBinary.path, folder.url.path,
-        ], directory: PackagePaths.root, timeout: .seconds(150))
-        let stderr = (try? String(contentsOfFile: folder.path("stderr.txt"), encoding: .utf8)) ?? ""
-        #expect(result.status == 0, "\(result.output)\n\(stderr)")
-        let events = try String(contentsOfFile: folder.path("events.jsonl"), encoding: .utf8).split(separator: "\n").map { try JSONParser.parse(String($0)) }
-        let starts = events.filter { $0["type"]?.string == "playStart" }
+            """)
+        let starts = run.events.filter { $0["type"]?.string == "playStart" }
         #expect(starts.count == 1, "\(starts)")
         #expect(starts.first?["card"]?.string == "s0/0" && starts.first?["userIntent"] == .bool(true), "\(starts)")
-        let summary = try JSONParser.parse(try String(contentsOfFile: folder.path("summary.json"), encoding: .utf8))
-        #expect(summary["viewer"]?["input"]?["clicks"]?.number == 1)
+        #expect(run.summary["viewer"]?["input"]?["clicks"]?.number == 1)
     }
 
     @Test("bad options are refused by name before a window opens")

@@ -15,9 +15,9 @@ final class Capture {
         let cards: [DrawnCard]
     }
 
-    /// The recording as made.
-    struct Recording: Sendable {
-        let path: String
+    /// The recording as made (as `--json` reports it).
+    struct Recording: Sendable, Codable {
+        let file: String
         let frames: Int
         let width: Int
         let height: Int
@@ -172,7 +172,7 @@ final class CaptureWorker: @unchecked Sendable {
                 if let writer, let path {
                     do {
                         try writer.finish()
-                        recording = Capture.Recording(path: path, frames: writer.frames, width: writer.width, height: writer.height,
+                        recording = Capture.Recording(file: path, frames: writer.frames, width: writer.width, height: writer.height,
                                                       encoder: writer.encoder)
                     } catch {
                         fail(error)

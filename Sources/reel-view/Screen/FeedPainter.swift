@@ -57,11 +57,8 @@ struct FeedPainter {
                 screen.fill(viewport.rect(box), .black)
                 drawn.append(drawCard(item.cards[0].id, in: box, clip: screenRect, snapshot: snapshot, viewport: viewport,
                                       engine: engine, hud: hud, time: time, letterbox: true))
-                let metrics = layout.metrics
-                let left = viewport.rect(frame).x + viewport.pixels(12), width = viewport.pixels(frame.width - 24)
-                text.draw(short.title, x: left, y: viewport.rect(0, box.maxY + 3, 1, 1).y, size: 15, weight: .bold, maxWidth: width)
-                text.draw(short.comment, x: left, y: viewport.rect(0, box.maxY + metrics.shortTitleHeight + 1, 1, 1).y, size: 13,
-                          color: .secondary, maxWidth: width)
+                drawCaption(short.title, short.comment, color: .secondary, under: box, in: frame,
+                            titleHeight: layout.metrics.shortTitleHeight, viewport: viewport)
             case .carousel(let carousel)?:
                 let left = viewport.rect(frame).x + viewport.pixels(12)
                 text.draw(carousel.title, x: left, y: viewport.rect(0, frame.y + 3, 1, 1).y, size: 15, weight: .bold,
@@ -79,11 +76,8 @@ struct FeedPainter {
                 let image = layout.cardRects[number].offsetBy(y: -top)
                 drawn.append(drawCard(item.cards[0].id, in: image, clip: screenRect, snapshot: snapshot, viewport: viewport,
                                       engine: engine, hud: hud, time: time, letterbox: false))
-                let metrics = layout.metrics
-                let left = viewport.rect(frame).x + viewport.pixels(12), width = viewport.pixels(frame.width - 24)
-                text.draw(merch.title, x: left, y: viewport.rect(0, image.maxY + 3, 1, 1).y, size: 15, weight: .bold, maxWidth: width)
-                text.draw(merch.footer, x: left, y: viewport.rect(0, image.maxY + metrics.merchTitleHeight + 1, 1, 1).y, size: 13,
-                          color: .accent, maxWidth: width)
+                drawCaption(merch.title, merch.footer, color: .accent, under: image, in: frame,
+                            titleHeight: layout.metrics.merchTitleHeight, viewport: viewport)
             case nil:
                 continue
             }
@@ -94,6 +88,15 @@ struct FeedPainter {
                       size: 15, color: .secondary)
         }
         return drawn
+    }
+
+    /// A title line and a second line (a comment, a footer) under a card's media, in its widget's
+    /// frame.
+    private func drawCaption(_ title: String, _ second: String, color: Color, under media: Rect, in frame: Rect, titleHeight: Double,
+                             viewport: Viewport) {
+        let left = viewport.rect(frame).x + viewport.pixels(12), width = viewport.pixels(frame.width - 24)
+        text.draw(title, x: left, y: viewport.rect(0, media.maxY + 3, 1, 1).y, size: 15, weight: .bold, maxWidth: width)
+        text.draw(second, x: left, y: viewport.rect(0, media.maxY + titleHeight + 1, 1, 1).y, size: 13, color: color, maxWidth: width)
     }
 
     /// Draws one short alone, full screen (the navigation stack's pushed screen).
