@@ -29,10 +29,10 @@ release: deps
 ## test: build everything and run every test, then the concurrency tests under the thread sanitizer,
 ## then a short fuzz pass over the parsers. At most TEST_WIDTH tests run at once: the suite is bound
 ## by CPU on two cores, so more at once only starves the tests that wait on the wall clock (network
-## timeouts, real players); the feed sessions, whose scroll traces run in real time, run after the rest.
+## timeouts, real players); the feed sessions and the viewer, whose scroll traces run in real time, run after the rest.
 TEST_WIDTH ?= 8
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH := $(TEST_WIDTH)
-REALTIME_TESTS := FeedSessionTests|FeedSessionLaunchTests|FeedSessionPreloadTests
+REALTIME_TESTS := FeedSessionTests|FeedSessionLaunchTests|FeedSessionPreloadTests|ViewerTests
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(REALTIME_TESTS)'

@@ -105,7 +105,7 @@ struct ViewerTests {
         #expect(hud["stalls"]?.number == summary["stalls"]?["count"]?.number)
         #expect(hud["plays"]?.number == summary["plays"]?.number)
         #expect((summary["plays"]?.number ?? 0) >= 2 && (summary["bytesPlayed"]?.number ?? 0) > 0, "\(summary)")
-        #expect((summary["uiFrameMs"]?["count"]?.number ?? 0) > 100)
+        #expect((summary["uiFrameMs"]?["count"]?.number ?? 0) > 0 && summary["uiFrameMs"]?["p99"]?.number != nil, "\(summary["uiFrameMs"] ?? .null)")
         #expect(summary["errors"]?.number == 0)
     }
 
