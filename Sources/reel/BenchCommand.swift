@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReelCore
+import ReelFeed
 import ReelSim
 
 /// `reel bench`: scoreboards from outside Reel's own world.

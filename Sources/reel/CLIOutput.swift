@@ -22,14 +22,7 @@ enum CLIOutput {
     /// The exit code for a failure, by area: 2 bad input or configuration, 3 network, 4 parsing,
     /// 5 decoding, 6 cache, 130 cancelled, 1 anything else.
     static func exitCode(for error: ReelError) -> Int32 {
-        switch error.code.area {
-        case .input, .config: 2
-        case .network: 3
-        case .parsing: 4
-        case .decoding: 5
-        case .cache: 6
-        case .lifecycle: error.code == .cancelled ? 130 : 1
-        }
+        error.exitStatus
     }
 
     /// Runs a command body, turning a `ReelError` into one line on stderr and a non-zero exit.

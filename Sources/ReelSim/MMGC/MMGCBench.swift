@@ -4,18 +4,18 @@ import ReelFeed
 
 /// The scoreboard `reel bench mmgc` prints: per trace set, a policy beside the challenge's two
 /// baselines and the oracle (`--json` writes this shape).
-public struct MMGCBoard: Sendable, Codable, Equatable {
-    public var sets: [MMGCSetBoard]
+package struct MMGCBoard: Sendable, Codable, Equatable {
+    package var sets: [MMGCSetBoard]
 
-    public init(sets: [MMGCSetBoard]) {
+    package init(sets: [MMGCSetBoard]) {
         self.sets = sets
     }
 }
 
-public struct MMGCSetBoard: Sendable, Codable, Equatable {
-    public struct Baselines: Sendable, Codable, Equatable {
-        public var noSave: MMGCSummary
-        public var fixedPreload: MMGCSummary
+package struct MMGCSetBoard: Sendable, Codable, Equatable {
+    package struct Baselines: Sendable, Codable, Equatable {
+        package var noSave: MMGCSummary
+        package var fixedPreload: MMGCSummary
 
         enum CodingKeys: String, CodingKey {
             case noSave = "no_save"
@@ -23,31 +23,31 @@ public struct MMGCSetBoard: Sendable, Codable, Equatable {
         }
     }
 
-    public var name: String
-    public var policy: MMGCSummary
-    public var baselines: Baselines
-    public var oracle: MMGCSummary
+    package var name: String
+    package var policy: MMGCSummary
+    package var baselines: Baselines
+    package var oracle: MMGCSummary
 }
 
 /// Everything measured on one set: every trace's result for each policy, and the oracle's.
-public struct MMGCSetReport: Sendable {
-    public var name: String
-    public var policyName: String
-    public var policy: [MMGCTraceResult]
-    public var noSave: [MMGCTraceResult]
-    public var fixedPreload: [MMGCTraceResult]
+package struct MMGCSetReport: Sendable {
+    package var name: String
+    package var policyName: String
+    package var policy: [MMGCTraceResult]
+    package var noSave: [MMGCTraceResult]
+    package var fixedPreload: [MMGCTraceResult]
     /// The oracle's optimum per trace (an upper bound on every policy's score).
-    public var oracle: [MMGCTraceResult]
+    package var oracle: [MMGCTraceResult]
     /// The oracle's plan played through the simulator, per trace.
-    public var oracleReplay: [MMGCTraceResult]
+    package var oracleReplay: [MMGCTraceResult]
 
     /// Traces where the replayed plan reaches the optimum: there, it is exact.
-    public var exactTraces: Int {
+    package var exactTraces: Int {
         zip(oracle, oracleReplay).filter { abs($0.score - $1.score) <= 1e-6 }.count
     }
 
     /// Policies that scored above the oracle on a trace (none, if the oracle is right).
-    public var aboveOracle: [String] {
+    package var aboveOracle: [String] {
         var found: [String] = []
         for (name, results) in [(policyName, policy), ("no_save", noSave), ("fixed_preload", fixedPreload)] {
             for (result, bound) in zip(results, oracle) where result.score > bound.score + 1e-9 {
@@ -57,7 +57,7 @@ public struct MMGCSetReport: Sendable {
         return found
     }
 
-    public var board: MMGCSetBoard {
+    package var board: MMGCSetBoard {
         MMGCSetBoard(name: name, policy: MMGCSummary(name: policyName, results: policy),
                      baselines: .init(noSave: MMGCSummary(name: "no_save", results: noSave),
                                       fixedPreload: MMGCSummary(name: "fixed_preload", results: fixedPreload)),
@@ -68,8 +68,8 @@ public struct MMGCSetReport: Sendable {
 /// Runs the benchmark: a policy, the two baselines and the oracle on each trace set, with the
 /// challenge's videos, user, link and score. Sets and policies run in parallel; within a set a
 /// policy's traces run in order (the smoothness memory is the set's).
-public enum MMGCBench {
-    public static func run(videos: [MMGCVideo], sets: [MMGCTraceSet], policy: String, user: MMGCUser,
+package enum MMGCBench {
+    package static func run(videos: [MMGCVideo], sets: [MMGCTraceSet], policy: String, user: MMGCUser,
                            config: ReelConfig = ReelConfig()) async throws -> [MMGCSetReport] {
         _ = try MMGCPolicies.make(policy == "oracle" ? "reel" : policy, config: config)
         enum Job: Sendable {

@@ -3,35 +3,35 @@ import ReelCore
 
 /// One video of the challenge: the bytes of each 1-second chunk at each of the three levels, and
 /// its retention curve (`data/short_video_size/<name>/video_size_<level>`, `data/user_ret/<name>`).
-public struct MMGCVideo: Sendable, Equatable {
-    public var name: String
+package struct MMGCVideo: Sendable, Equatable {
+    package var name: String
     /// Bytes of each chunk at each level, lowest first: `sizes[level][chunk]`.
-    public var sizes: [[Int]]
+    package var sizes: [[Int]]
     /// The retention file's rows: the share of viewers still watching at 0, 1, …, L seconds
     /// (1 at 0), then the end marker (0 at L + 1). The user model samples over all of them.
-    public var retentionRows: [Double]
+    package var retentionRows: [Double]
 
-    public init(name: String, sizes: [[Int]], retentionRows: [Double]) {
+    package init(name: String, sizes: [[Int]], retentionRows: [Double]) {
         self.name = name
         self.sizes = sizes
         self.retentionRows = retentionRows
     }
 
     /// Chunks (seconds) in the video.
-    public var chunkCount: Int { sizes[0].count }
+    package var chunkCount: Int { sizes[0].count }
 
     /// The share still watching at each whole second 0...L, without the end marker.
-    public var retention: [Double] { Array(retentionRows.prefix(chunkCount + 1)) }
+    package var retention: [Double] { Array(retentionRows.prefix(chunkCount + 1)) }
 }
 
 /// A bandwidth trace: rows of `seconds Mbps`; the bandwidth of row i holds from row i - 1's time
 /// to row i's (the challenge's link reads it that way).
-public struct MMGCTrace: Sendable, Equatable {
-    public var name: String
-    public var seconds: [Double]
-    public var mbps: [Double]
+package struct MMGCTrace: Sendable, Equatable {
+    package var name: String
+    package var seconds: [Double]
+    package var mbps: [Double]
 
-    public init(name: String, seconds: [Double], mbps: [Double]) {
+    package init(name: String, seconds: [Double], mbps: [Double]) {
         self.name = name
         self.seconds = seconds
         self.mbps = mbps
@@ -39,11 +39,11 @@ public struct MMGCTrace: Sendable, Equatable {
 }
 
 /// A folder of traces, run in order (by number when every name is one).
-public struct MMGCTraceSet: Sendable, Equatable {
-    public var name: String
-    public var traces: [MMGCTrace]
+package struct MMGCTraceSet: Sendable, Equatable {
+    package var name: String
+    package var traces: [MMGCTrace]
 
-    public init(name: String, traces: [MMGCTrace]) {
+    package init(name: String, traces: [MMGCTrace]) {
         self.name = name
         self.traces = traces
     }
@@ -52,20 +52,20 @@ public struct MMGCTraceSet: Sendable, Equatable {
 /// A checkout of the challenge repository's data, read at run time (nothing of it is part of
 /// Reel): the videos in session order (their folder names sorted, as the challenge does) and the
 /// four trace sets. Every file is checked; a bad one fails with its path, line and cause.
-public struct MMGCDataset: Sendable {
+package struct MMGCDataset: Sendable {
     /// The trace sets of the challenge, in the order the scoreboard shows them.
-    public static let setNames = ["mixed", "high", "low", "medium"]
+    package static let setNames = ["mixed", "high", "low", "medium"]
     /// The levels every video has (`video_size_0` ... `video_size_2`).
-    public static let levels = 3
+    package static let levels = 3
 
-    public var videos: [MMGCVideo]
+    package var videos: [MMGCVideo]
 
-    public init(videos: [MMGCVideo]) {
+    package init(videos: [MMGCVideo]) {
         self.videos = videos
     }
 
     /// Reads the videos under `root` (the repository's top folder, holding `data/`).
-    public static func load(root: String) throws -> MMGCDataset {
+    package static func load(root: String) throws -> MMGCDataset {
         let data = (root as NSString).appendingPathComponent("data")
         try requireFolder(data, what: "the challenge's data folder (expected <checkout>/data)")
         let sizes = (data as NSString).appendingPathComponent("short_video_size")
@@ -85,14 +85,14 @@ public struct MMGCDataset: Sendable {
     }
 
     /// The challenge's four trace sets under `root`'s `data/network_traces`.
-    public static func challengeTraceSets(root: String) throws -> [MMGCTraceSet] {
+    package static func challengeTraceSets(root: String) throws -> [MMGCTraceSet] {
         let folder = ((root as NSString).appendingPathComponent("data") as NSString).appendingPathComponent("network_traces")
         try requireFolder(folder, what: "the trace folder")
         return try setNames.map { try readTraceSet(folder: (folder as NSString).appendingPathComponent($0), name: $0) }
     }
 
     /// The traces in `folder` (files only, hidden ones skipped), named `name`.
-    public static func readTraceSet(folder: String, name: String? = nil) throws -> MMGCTraceSet {
+    package static func readTraceSet(folder: String, name: String? = nil) throws -> MMGCTraceSet {
         try requireFolder(folder, what: "the trace folder")
         var files = try entries(folder).filter { !isFolder((folder as NSString).appendingPathComponent($0)) }
         guard !files.isEmpty else { throw ReelError(.invalidInput, "no trace files in '\(folder)'") }
@@ -107,7 +107,7 @@ public struct MMGCDataset: Sendable {
     }
 
     /// One trace file of `seconds Mbps` rows (more columns are ignored, as the challenge does).
-    public static func readTrace(_ path: String, name: String) throws -> MMGCTrace {
+    package static func readTrace(_ path: String, name: String) throws -> MMGCTrace {
         let lines = try MMGCText.lines(path, what: "trace")
         guard lines.count >= 2 else {
             throw ReelError(.invalidInput, "trace '\(path)' has \(lines.count) row(s); the link needs at least 2 rows of 'seconds Mbps'")

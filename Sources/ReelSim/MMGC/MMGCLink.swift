@@ -13,34 +13,34 @@
 /// - The step rounds the delay to whole milliseconds (`floor(x + 0.5)`).
 ///
 /// The arithmetic follows the challenge's operation for operation, so delays are bit-identical.
-public struct MMGCLink: Sendable {
-    public static let payloadFactor = 0.95
-    public static let requestMs = 80.0
+package struct MMGCLink: Sendable {
+    package static let payloadFactor = 0.95
+    package static let requestMs = 80.0
 
-    public let trace: MMGCTrace
+    package let trace: MMGCTrace
     /// The row whose interval the next byte goes into.
-    public private(set) var row = 1
+    package private(set) var row = 1
     /// Where in the trace (seconds, within the current pass) the last transfer stopped.
-    public private(set) var traceTime: Double
+    package private(set) var traceTime: Double
     /// Trace seconds consumed by transfers so far, over every pass (the unrounded delays, without
     /// the per-request cost).
-    public private(set) var elapsed = 0.0
+    package private(set) var elapsed = 0.0
     /// Bytes sent so far.
-    public private(set) var bytesSent = 0
+    package private(set) var bytesSent = 0
 
-    public init(trace: MMGCTrace) {
+    package init(trace: MMGCTrace) {
         self.trace = trace
         traceTime = trace.seconds[0]
     }
 
     /// Sends `bytes`; returns the delay in milliseconds as the challenge's step sees it: the
     /// transfer time plus `requestMs`, rounded to a whole millisecond.
-    public mutating func transfer(_ bytes: Int) -> Double {
+    package mutating func transfer(_ bytes: Int) -> Double {
         Self.rounded(transferExact(bytes))
     }
 
     /// Sends `bytes`; returns the unrounded delay in milliseconds (`network_simu`'s value).
-    public mutating func transferExact(_ bytes: Int) -> Double {
+    package mutating func transferExact(_ bytes: Int) -> Double {
         let delay = trace.seconds.withUnsafeBufferPointer { times in
             trace.mbps.withUnsafeBufferPointer { rates in
                 Self.send(bytes, times: times, rates: rates, row: &row, traceTime: &traceTime)

@@ -4,36 +4,36 @@ import ReelCore
 /// last step went and the queue of players. It is also the state line of the JSON-lines policy
 /// protocol (`reel bench mmgc-policy`), which the `bench/mmgc` adapter writes from `run.py`'s
 /// own players, so a policy sees the same thing natively and under the organisers' scorer.
-public struct MMGCObservation: Sendable, Codable, Equatable {
+package struct MMGCObservation: Sendable, Codable, Equatable {
     /// The session's first decision (nothing happened yet).
-    public var first: Bool
+    package var first: Bool
     /// Milliseconds the last step took (the rounded download delay, or the wait).
-    public var delayMs: Double
+    package var delayMs: Double
     /// Milliseconds the player stalled in it.
-    public var rebufferMs: Double
+    package var rebufferMs: Double
     /// Bytes of the chunk it downloaded (0 after a wait).
-    public var chunkBytes: Int
+    package var chunkBytes: Int
     /// The index of the playing video (0 for the session's first).
-    public var playing: Int
+    package var playing: Int
     /// The playing video first, then the next ones.
-    public var queue: [Video]
+    package var queue: [Video]
 
-    public struct Video: Sendable, Codable, Equatable {
+    package struct Video: Sendable, Codable, Equatable {
         /// The video's index in the session.
-        public var index: Int
+        package var index: Int
         /// Chunks downloaded, from the first.
-        public var downloaded: Int
+        package var downloaded: Int
         /// The level of each downloaded chunk.
-        public var levels: [Int]
-        public var playedMs: Double
-        public var bufferMs: Double
+        package var levels: [Int]
+        package var playedMs: Double
+        package var bufferMs: Double
         /// Bytes of each chunk at each level: `sizes[level][chunk]`.
-        public var sizes: [[Int]]
+        package var sizes: [[Int]]
         /// The retention file's rows (the share still watching at 0, 1, ... seconds, end marker
         /// included), as the challenge's player holds them.
-        public var retention: [Double]
+        package var retention: [Double]
 
-        public init(index: Int, downloaded: Int, levels: [Int], playedMs: Double, bufferMs: Double, sizes: [[Int]],
+        package init(index: Int, downloaded: Int, levels: [Int], playedMs: Double, bufferMs: Double, sizes: [[Int]],
                     retention: [Double]) {
             self.index = index
             self.downloaded = downloaded
@@ -44,10 +44,10 @@ public struct MMGCObservation: Sendable, Codable, Equatable {
             self.retention = retention
         }
 
-        public var chunkCount: Int { sizes.first?.count ?? 0 }
+        package var chunkCount: Int { sizes.first?.count ?? 0 }
     }
 
-    public init(first: Bool, delayMs: Double, rebufferMs: Double, chunkBytes: Int, playing: Int, queue: [Video]) {
+    package init(first: Bool, delayMs: Double, rebufferMs: Double, chunkBytes: Int, playing: Int, queue: [Video]) {
         self.first = first
         self.delayMs = delayMs
         self.rebufferMs = rebufferMs
@@ -57,7 +57,7 @@ public struct MMGCObservation: Sendable, Codable, Equatable {
     }
 
     /// The observation of `session` after `step` (nil: the first decision).
-    public init(_ session: MMGCSession, after step: MMGCStep?) {
+    package init(_ session: MMGCSession, after step: MMGCStep?) {
         self.init(first: step == nil, delayMs: step?.delayMs ?? 0, rebufferMs: step?.rebufferMs ?? 0,
                   chunkBytes: step?.chunkBytes ?? 0, playing: session.playing,
                   queue: session.queue.map {
@@ -69,7 +69,7 @@ public struct MMGCObservation: Sendable, Codable, Equatable {
     /// Checks what a protocol line may get wrong: a queue that does not start at the playing
     /// video or skips one, sizes that are not three equal rows of positive byte counts, counts
     /// that do not add up, a retention curve too short for the video.
-    public func validate() throws {
+    package func validate() throws {
         func fail(_ message: String) -> ReelError { ReelError(.invalidInput, message) }
         guard delayMs.isFinite, delayMs >= 0 else { throw fail("\"delayMs\" must be a number of at least 0, found \(delayMs)") }
         guard rebufferMs.isFinite, rebufferMs >= 0 else { throw fail("\"rebufferMs\" must be a number of at least 0, found \(rebufferMs)") }

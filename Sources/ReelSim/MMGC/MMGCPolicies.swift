@@ -2,14 +2,14 @@ import ReelCore
 import ReelFeed
 
 /// The policies the benchmark knows by name.
-public enum MMGCPolicies {
+package enum MMGCPolicies {
     /// Reel's own (today's feed behaviour), the challenge's two baselines, and the oracle.
-    public static let names = ["reel", "no_save", "fixed_preload", "oracle"]
+    package static let names = ["reel", "no_save", "fixed_preload", "oracle"]
     /// The ones that decide from what a solution sees (the oracle also knows the future).
-    public static let deciding = ["reel", "no_save", "fixed_preload"]
+    package static let deciding = ["reel", "no_save", "fixed_preload"]
 
     /// A fresh policy named `name` (not the oracle, which is computed per trace).
-    public static func make(_ name: String, config: ReelConfig = ReelConfig()) throws -> any DownloadPolicy {
+    package static func make(_ name: String, config: ReelConfig = ReelConfig()) throws -> any DownloadPolicy {
         switch name {
         case "reel": ReelFeedPolicy(parameters: ReelFeedPolicy.Parameters(config))
         case "no_save": NoSavePolicy()

@@ -4,7 +4,7 @@ import ReelNet
 
 /// Anything that answers the challenge's decisions: a `DownloadPolicy` through
 /// `MMGCPolicyDriver`, or the oracle's plan.
-public protocol MMGCDecider {
+package protocol MMGCDecider {
     mutating func decide(_ observation: MMGCObservation, in session: MMGCSession?) throws -> MMGCAction
 }
 
@@ -25,24 +25,24 @@ public protocol MMGCDecider {
 ///   challenge) and at most `maxWaitMs`.
 /// - A fetch must name a queued video's next chunk (the challenge downloads each video's chunks
 ///   in order) at a level it has; anything else is the policy's error.
-public struct MMGCPolicyDriver: MMGCDecider, Sendable {
-    public static let maxWaitMs = 10_000.0
+package struct MMGCPolicyDriver: MMGCDecider, Sendable {
+    package static let maxWaitMs = 10_000.0
 
-    public private(set) var policy: any DownloadPolicy
-    public private(set) var meter: BandwidthEstimator
+    package private(set) var policy: any DownloadPolicy
+    package private(set) var meter: BandwidthEstimator
     /// Seconds since the session began.
-    public private(set) var now = 0.0
+    package private(set) var now = 0.0
     private var pending: SegmentRequest?
     private var stalls: [Int: Int] = [:]
     private var templates: [Int: VideoState] = [:]
 
     /// A driver for `policy` whose meter is `abr.meter.*`'s (its estimate counts once measured).
-    public init(policy: any DownloadPolicy, meter: BandwidthEstimator.Parameters = .init()) {
+    package init(policy: any DownloadPolicy, meter: BandwidthEstimator.Parameters = .init()) {
         self.policy = policy
         self.meter = BandwidthEstimator(initialBitsPerSecond: 0, parameters: meter)
     }
 
-    public mutating func decide(_ observation: MMGCObservation, in session: MMGCSession? = nil) throws -> MMGCAction {
+    package mutating func decide(_ observation: MMGCObservation, in session: MMGCSession? = nil) throws -> MMGCAction {
         if !observation.first {
             now += observation.delayMs / 1000
             if let pending {
@@ -70,7 +70,7 @@ public struct MMGCPolicyDriver: MMGCDecider, Sendable {
     }
 
     /// The state a policy sees for `observation`.
-    public mutating func linkState(_ observation: MMGCObservation) -> LinkState {
+    package mutating func linkState(_ observation: MMGCObservation) -> LinkState {
         let videos = observation.queue.enumerated().map { position, video in
             var state = template(video)
             state.distance = position

@@ -12,24 +12,24 @@ import ReelCore
 ///   `sleep` is 0, else a sleep (`download` is then the playing video, as the baselines answer).
 /// - A line that cannot be read, does not hold a valid state, or comes before any session gets
 ///   `{"error": "line N: <why>"}`; the session goes on with the next good line.
-public struct MMGCPolicyServer: Sendable {
+package struct MMGCPolicyServer: Sendable {
     /// The longest line read; a longer one is refused.
-    public static let maxLineBytes = 16 << 20
+    package static let maxLineBytes = 16 << 20
 
-    public let policyName: String
-    public let config: ReelConfig
+    package let policyName: String
+    package let config: ReelConfig
     private var driver: MMGCPolicyDriver?
     private var lineNumber = 0
 
     /// A server for the policy `policyName` (refused when there is none by that name).
-    public init(policy policyName: String, config: ReelConfig = ReelConfig()) throws {
+    package init(policy policyName: String, config: ReelConfig = ReelConfig()) throws {
         _ = try MMGCPolicies.make(policyName, config: config)
         self.policyName = policyName
         self.config = config
     }
 
     /// The reply to one line, and whether the line was refused.
-    public mutating func reply(to line: String) -> (text: String, refused: Bool) {
+    package mutating func reply(to line: String) -> (text: String, refused: Bool) {
         lineNumber += 1
         do {
             let action = try decide(line)
@@ -46,7 +46,7 @@ public struct MMGCPolicyServer: Sendable {
     }
 
     /// The reply to a line refused before it was read (too long to hold).
-    public mutating func refuse(_ reason: String) -> String {
+    package mutating func refuse(_ reason: String) -> String {
         lineNumber += 1
         let text = try? ReportJSON.string(["error": "line \(lineNumber): \(reason)"], compact: true)
         return text ?? "{\"error\":\"line \(lineNumber)\"}"

@@ -3,13 +3,13 @@ import ReelFeed
 
 /// Runs deciders through the challenge as `run.py` does: one trace at a time, each from a fresh
 /// session and a fresh decider, the smoothness memory carried across the traces of a set.
-public enum MMGCRun {
+package enum MMGCRun {
     /// Steps one trace may take before the run is called stuck (every step plays at least 1 ms or
     /// downloads a chunk, so a session that is not stuck ends long before).
-    public static let maxSteps = 5_000_000
+    package static let maxSteps = 5_000_000
 
     /// One trace (`run.py`'s `test`).
-    public static func trace<D: MMGCDecider>(_ decider: inout D, videos: [MMGCVideo], user: MMGCUser, trace: MMGCTrace,
+    package static func trace<D: MMGCDecider>(_ decider: inout D, videos: [MMGCVideo], user: MMGCUser, trace: MMGCTrace,
                                              memory: inout MMGCSmoothnessMemory) throws -> MMGCTraceResult {
         var session = MMGCSession(videos: videos, user: user, trace: trace)
         var qoe = 0.0, bytes = 0.0, challengeWaste = 0.0, waste = 0.0
@@ -53,7 +53,7 @@ public enum MMGCRun {
 
     /// A `DownloadPolicy` over every trace of `set`: a fresh policy (from `make`) per trace, the
     /// smoothness memory kept across them (`run.py` runs a set in one process).
-    public static func set(_ set: MMGCTraceSet, videos: [MMGCVideo], user: MMGCUser,
+    package static func set(_ set: MMGCTraceSet, videos: [MMGCVideo], user: MMGCUser,
                            policy make: () throws -> any DownloadPolicy) throws -> [MMGCTraceResult] {
         var memory = MMGCSmoothnessMemory(videos: videos.count)
         return try set.traces.map { trace in
@@ -65,12 +65,12 @@ public enum MMGCRun {
 
 extension MMGCScorer {
     /// One step's QoE, in `run.py`'s order of operations.
-    public static func stepQoE(quality: Double, rebufferMs: Double, change: Double) -> Double {
+    package static func stepQoE(quality: Double, rebufferMs: Double, change: Double) -> Double {
         quality / 1000 - rebufferWeight * rebufferMs / 1000 - change / 1000
     }
 
     /// The score of a trace: QoE less 0.5 per Mbit downloaded (`run.py`'s order of operations).
-    public static func score(qoe: Double, bytes: Double) -> Double {
+    package static func score(qoe: Double, bytes: Double) -> Double {
         qoe - bytesWeight * bytes * 8 / 1_000_000
     }
 }

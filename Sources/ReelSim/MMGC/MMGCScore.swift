@@ -18,17 +18,17 @@
 ///   process), never reset between them (`MMGCSmoothnessMemory`).
 /// - Rebuffering counts during waits as well as downloads. A run whose QoE falls below −10^4
 ///   stops and scores −10^9 (the challenge's guard against a stuck player).
-public struct MMGCScorer: Sendable {
+package struct MMGCScorer: Sendable {
     /// The levels' bitrates in kbit/s (the score's, not the files': sizes come from the chunks).
-    public static let bitratesKbps: [Double] = [750, 1200, 1850]
-    public static let rebufferWeight = 1.85
-    public static let bytesWeight = 0.5
-    public static let minQoE = -1e4
-    public static let stuckScore = -1e9
+    package static let bitratesKbps: [Double] = [750, 1200, 1850]
+    package static let rebufferWeight = 1.85
+    package static let bytesWeight = 0.5
+    package static let minQoE = -1e4
+    package static let stuckScore = -1e9
 
     /// The quality and change (kbit/s) the challenge counts for `action` in `session`'s state,
     /// updating `memory` as it does. Zero for a wait.
-    public static func terms(_ action: MMGCAction, in session: MMGCSession,
+    package static func terms(_ action: MMGCAction, in session: MMGCSession,
                              memory: inout MMGCSmoothnessMemory) -> (quality: Double, change: Double) {
         guard case .download(let video, let level) = action else { return (0, 0) }
         let position = video - session.playing
@@ -58,52 +58,52 @@ public struct MMGCScorer: Sendable {
 
 /// `run.py`'s `last_chunk_bitrate`: the level recorded for each video's last scored chunk, -1
 /// while none is. Kept across the traces of one set.
-public struct MMGCSmoothnessMemory: Sendable, Equatable {
-    public var levels: [Int]
+package struct MMGCSmoothnessMemory: Sendable, Equatable {
+    package var levels: [Int]
 
-    public init(videos: Int) {
+    package init(videos: Int) {
         levels = Array(repeating: -1, count: videos)
     }
 }
 
 /// One policy on one trace.
-public struct MMGCTraceResult: Sendable, Equatable, Codable {
-    public var trace: String
-    public var score: Double
-    public var qoe: Double
-    public var bytes: Double
+package struct MMGCTraceResult: Sendable, Equatable, Codable {
+    package var trace: String
+    package var score: Double
+    package var qoe: Double
+    package var bytes: Double
     /// What the challenge reports as wasted bytes (its double count included).
-    public var challengeWastedBytes: Double
+    package var challengeWastedBytes: Double
     /// Bytes downloaded and never watched, each chunk once.
-    public var wastedBytes: Double
+    package var wastedBytes: Double
     /// Media milliseconds downloaded over milliseconds watched.
-    public var downloadWatchRatio: Double
+    package var downloadWatchRatio: Double
     /// Σ quality, Σ rebuffering and Σ changes as the score counts them (kbit/s, ms, kbit/s).
-    public var qualityKbps: Double
-    public var rebufferMs: Double
-    public var changeKbps: Double
-    public var downloads: Int
-    public var waits: Int
+    package var qualityKbps: Double
+    package var rebufferMs: Double
+    package var changeKbps: Double
+    package var downloads: Int
+    package var waits: Int
     /// The challenge's guard stopped the run (QoE below −10^4): the score is −10^9.
-    public var stuck: Bool
+    package var stuck: Bool
 }
 
 /// A policy's averages over a set's traces (the challenge averages score, bytes, QoE, waste and
 /// ratio over its 20 traces; the rest are averaged the same way).
-public struct MMGCSummary: Sendable, Equatable, Codable {
-    public var name: String
-    public var score: Double
-    public var qoe: Double
+package struct MMGCSummary: Sendable, Equatable, Codable {
+    package var name: String
+    package var score: Double
+    package var qoe: Double
     /// Seconds of rebuffering per trace.
-    public var rebufferS: Double
+    package var rebufferS: Double
     /// Σ bitrate changes per trace, Mbit/s (the score's term).
-    public var bitrateChanges: Double
-    public var bytesDownloaded: Double
+    package var bitrateChanges: Double
+    package var bytesDownloaded: Double
     /// Bytes downloaded and never watched (each chunk once).
-    public var bytesWasted: Double
-    public var downloadWatchRatio: Double
+    package var bytesWasted: Double
+    package var downloadWatchRatio: Double
 
-    public init(name: String, results: [MMGCTraceResult]) {
+    package init(name: String, results: [MMGCTraceResult]) {
         self.name = name
         func mean(_ value: (MMGCTraceResult) -> Double) -> Double {
             guard !results.isEmpty else { return .nan }

@@ -2,7 +2,7 @@ import ReelCore
 
 /// What a policy asks the challenge's world to do next: fetch the next chunk of a queued video
 /// at a level, or let the player play for a while.
-public enum MMGCAction: Sendable, Hashable {
+package enum MMGCAction: Sendable, Hashable {
     /// `video` is the session's index of the video (0 for the first), `level` 0...2.
     case download(video: Int, level: Int)
     /// Play for this many milliseconds (the challenge truncates to whole ones).
@@ -10,23 +10,23 @@ public enum MMGCAction: Sendable, Hashable {
 }
 
 /// What one step did (`buffer_management`'s return values).
-public struct MMGCStep: Sendable, Equatable {
+package struct MMGCStep: Sendable, Equatable {
     /// Milliseconds the step took: the rounded download delay, or the sleep.
-    public var delayMs: Double
+    package var delayMs: Double
     /// Milliseconds the player stalled during it.
-    public var rebufferMs: Double
+    package var rebufferMs: Double
     /// Bytes of the chunk downloaded (0 for a sleep).
-    public var chunkBytes: Int
-    public var endOfVideo: Bool
+    package var chunkBytes: Int
+    package var endOfVideo: Bool
     /// The index of the video playing after the step (the video count once the user has left).
-    public var playing: Int
+    package var playing: Int
     /// Bytes the challenge counts as wasted in the step (including its double count of a chunk
     /// that arrives after its video was swiped away).
-    public var challengeWastedBytes: Int
+    package var challengeWastedBytes: Int
     /// Bytes downloaded but never played that the step revealed, each chunk counted once.
-    public var wastedBytes: Int
+    package var wastedBytes: Int
 
-    public init(delayMs: Double, rebufferMs: Double, chunkBytes: Int, endOfVideo: Bool, playing: Int, challengeWastedBytes: Int,
+    package init(delayMs: Double, rebufferMs: Double, chunkBytes: Int, endOfVideo: Bool, playing: Int, challengeWastedBytes: Int,
                 wastedBytes: Int) {
         self.delayMs = delayMs
         self.rebufferMs = rebufferMs
@@ -39,27 +39,27 @@ public struct MMGCStep: Sendable, Equatable {
 }
 
 /// One video in the queue, as the challenge's `Player` holds it.
-public struct MMGCQueuedVideo: Sendable, Equatable {
+package struct MMGCQueuedVideo: Sendable, Equatable {
     /// The video's index in the session (0 for the first).
-    public var index: Int
-    public var video: MMGCVideo
+    package var index: Int
+    package var video: MMGCVideo
     /// Chunks downloaded (always the first ones, in order).
-    public var downloaded = 0
+    package var downloaded = 0
     /// The level of each downloaded chunk.
-    public var levels: [Int] = []
+    package var levels: [Int] = []
     /// Milliseconds of it played.
-    public var playedMs = 0.0
+    package var playedMs = 0.0
     /// Milliseconds downloaded and not yet played.
-    public var bufferMs = 0.0
+    package var bufferMs = 0.0
     /// Bytes downloaded of it.
-    public var downloadedBytes = 0
+    package var downloadedBytes = 0
 
-    public init(index: Int, video: MMGCVideo) {
+    package init(index: Int, video: MMGCVideo) {
         self.index = index
         self.video = video
     }
 
-    public var remainingChunks: Int { video.chunkCount - downloaded }
+    package var remainingChunks: Int { video.chunkCount - downloaded }
 }
 
 /// The challenge's world for one trace (`controller.Environment`): a queue of up to five videos
@@ -77,24 +77,24 @@ public struct MMGCQueuedVideo: Sendable, Equatable {
 /// - The queue holds `queueLength` videos: a swipe drops the head and appends the next video.
 /// - Chunks at or past `ceil(watch / 1000)` count as wasted; so does a chunk that arrives after
 ///   its video was swiped away (which the challenge counts twice: see `MMGCStep`).
-public struct MMGCSession: Sendable {
-    public static let queueLength = 5
-    public static let chunkMs = 1000.0
+package struct MMGCSession: Sendable {
+    package static let queueLength = 5
+    package static let chunkMs = 1000.0
 
-    public let videos: [MMGCVideo]
-    public let user: MMGCUser
-    public private(set) var link: MMGCLink
-    public private(set) var queue: [MMGCQueuedVideo] = []
+    package let videos: [MMGCVideo]
+    package let user: MMGCUser
+    package private(set) var link: MMGCLink
+    package private(set) var queue: [MMGCQueuedVideo] = []
     /// The index of the playing video; `videos.count` once the user has left.
-    public private(set) var playing = 0
+    package private(set) var playing = 0
     /// Videos that have entered the queue.
     private var entered = 0
     /// Milliseconds of media downloaded (1000 a chunk) and watched (the watch times of the
     /// videos that entered the queue): the challenge's download/watch ratio.
-    public private(set) var downloadedMs = 0.0
-    public private(set) var watchedMs = 0.0
+    package private(set) var downloadedMs = 0.0
+    package private(set) var watchedMs = 0.0
 
-    public init(videos: [MMGCVideo], user: MMGCUser, trace: MMGCTrace) {
+    package init(videos: [MMGCVideo], user: MMGCUser, trace: MMGCTrace) {
         precondition(!videos.isEmpty && user.watchMs.count == videos.count)
         self.videos = videos
         self.user = user
@@ -102,10 +102,10 @@ public struct MMGCSession: Sendable {
         while queue.count < Self.queueLength && entered < videos.count { enter() }
     }
 
-    public var isFinished: Bool { playing >= videos.count }
+    package var isFinished: Bool { playing >= videos.count }
 
     /// The watch time of the video at queue position `position`.
-    public func watchMs(at position: Int) -> Double { user.watchMs[queue[position].index] }
+    package func watchMs(at position: Int) -> Double { user.watchMs[queue[position].index] }
 
     private mutating func enter() {
         queue.append(MMGCQueuedVideo(index: entered, video: videos[entered]))
@@ -115,7 +115,7 @@ public struct MMGCSession: Sendable {
 
     /// Checks `action` against the queue: a download must name a queued video that has a chunk
     /// left and a level the video has.
-    public func check(_ action: MMGCAction) throws {
+    package func check(_ action: MMGCAction) throws {
         guard case .download(let video, let level) = action else { return }
         let position = video - playing
         guard queue.indices.contains(position) else {
@@ -130,7 +130,7 @@ public struct MMGCSession: Sendable {
     }
 
     /// Performs one step (`buffer_management`); `action` must pass `check`.
-    public mutating func step(_ action: MMGCAction) -> MMGCStep {
+    package mutating func step(_ action: MMGCAction) -> MMGCStep {
         switch action {
         case .sleep(let ms):
             let delay = ms.rounded(.towardZero)

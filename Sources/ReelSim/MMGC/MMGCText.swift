@@ -56,18 +56,18 @@ enum MMGCText {
 }
 
 /// What the reader accepts at most, so a hostile or mistaken folder costs bounded memory and time.
-public enum MMGCLimits {
+package enum MMGCLimits {
     /// Bytes of one data file.
-    public static let maxFileBytes = 64 << 20
+    package static let maxFileBytes = 64 << 20
     /// Videos in a dataset.
-    public static let maxVideos = 1000
+    package static let maxVideos = 1000
     /// Chunks of one video.
-    public static let maxChunks = 100_000
+    package static let maxChunks = 100_000
     /// Traces in one folder.
-    public static let maxTraces = 10_000
+    package static let maxTraces = 10_000
     /// Rows of one trace.
-    public static let maxTraceRows = 2_000_000
+    package static let maxTraceRows = 2_000_000
     /// The mean bandwidth, in Mbit/s, below which a trace is refused: the link would take
     /// unbounded time to carry a chunk.
-    public static let minMeanMbps = 0.001
+    package static let minMeanMbps = 0.001
 }

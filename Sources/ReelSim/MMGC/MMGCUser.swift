@@ -9,20 +9,20 @@ import ReelCore
 /// probability r(t) - r(t + 1); unless that is the video's end, the second seeds CPython's
 /// `random` and the time is `int(uniform(t, t + 1000))` ms. Seed 42 (the challenge's) gives
 /// 12421, 13323, 2905, 3791, 1859, 6000 and 1956 ms on its seven videos.
-public struct MMGCUser: Sendable, Equatable {
+package struct MMGCUser: Sendable, Equatable {
     /// The challenge's seed.
-    public static let challengeSeed: UInt32 = 42
+    package static let challengeSeed: UInt32 = 42
 
     /// Milliseconds each video is watched (stalls not counted); a whole video's length when
     /// watched to the end.
-    public var watchMs: [Double]
+    package var watchMs: [Double]
 
-    public init(watchMs: [Double]) {
+    package init(watchMs: [Double]) {
         self.watchMs = watchMs
     }
 
     /// The user `seed` draws for `videos`, as `run.py` draws it.
-    public init(seed: UInt32 = challengeSeed, videos: [MMGCVideo]) {
+    package init(seed: UInt32 = challengeSeed, videos: [MMGCVideo]) {
         var generator = MersenneTwister(numpySeed: seed)
         let seeds = videos.map { _ in (generator.nextInt(below: 100), generator.nextInt(below: 100)) }
         watchMs = zip(videos, seeds).map { video, pair in Self.draw(video.retentionRows, first: pair.0, second: pair.1) }
@@ -52,5 +52,5 @@ public struct MMGCUser: Sendable, Equatable {
 
     /// The last chunk the challenge's score counts for each video: `floor(watch / 1000)` (the
     /// video's chunk count for a whole watch, so no chunk of it has that index).
-    public var lastScoredChunk: [Int] { watchMs.map { Int(($0 / 1000).rounded(.down)) } }
+    package var lastScoredChunk: [Int] { watchMs.map { Int(($0 / 1000).rounded(.down)) } }
 }

@@ -32,19 +32,19 @@ import ReelManifest
 /// (`playback.bufferWatermarkMs`: the challenge plays any media as soon as it arrives), cards
 /// behind the scroll, and the estimate remembered across sessions (each trace starts from the
 /// device's initial estimate).
-public struct ReelFeedPolicy: DownloadPolicy {
-    public struct Parameters: Sendable, Equatable {
-        public var maxBuffer: Double
-        public var minBuffer: Double
-        public var preloadMedia: Double
-        public var mediaScreens: Double
-        public var minPlayingBuffer: Double
-        public var initialBitsPerSecond: Int
-        public var adaptive: ABRParameters
-        public var pollSeconds = 0.1
+package struct ReelFeedPolicy: DownloadPolicy {
+    package struct Parameters: Sendable, Equatable {
+        package var maxBuffer: Double
+        package var minBuffer: Double
+        package var preloadMedia: Double
+        package var mediaScreens: Double
+        package var minPlayingBuffer: Double
+        package var initialBitsPerSecond: Int
+        package var adaptive: ABRParameters
+        package var pollSeconds = 0.1
 
         /// The parameters `config` describes (seconds here).
-        public init(_ config: ReelConfig = ReelConfig()) {
+        package init(_ config: ReelConfig = ReelConfig()) {
             maxBuffer = Double(config.playback.maxBufferMs) / 1000
             minBuffer = Double(min(config.playback.minBufferMs, config.playback.maxBufferMs)) / 1000
             preloadMedia = Double(config.preload.mediaMs) / 1000
@@ -55,8 +55,8 @@ public struct ReelFeedPolicy: DownloadPolicy {
         }
     }
 
-    public let parameters: Parameters
-    public var name: String { "reel" }
+    package let parameters: Parameters
+    package var name: String { "reel" }
     /// The adaptive rule of each video that played, by id.
     private var rules: [String: ABRPolicy] = [:]
     /// Whether each playing video's demuxer reads (true) or rests (false).
@@ -68,17 +68,17 @@ public struct ReelFeedPolicy: DownloadPolicy {
     private var latency = 0.0
     private var now = 0.0
 
-    public init(parameters: Parameters = Parameters()) {
+    package init(parameters: Parameters = Parameters()) {
         self.parameters = parameters
     }
 
-    public mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {
+    package mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {
         let transfer = seconds - latency
         guard bytes > 0, transfer > 0 else { return }
         throughputs[request.video] = (Int((Double(bytes) * 8 / transfer).rounded()), now + seconds)
     }
 
-    public mutating func decide(_ state: LinkState) -> DownloadDecision {
+    package mutating func decide(_ state: LinkState) -> DownloadDecision {
         now = state.now
         latency = state.latency
         guard let playing = state.videos.first(where: \.isPlaying) ?? state.videos.first else {

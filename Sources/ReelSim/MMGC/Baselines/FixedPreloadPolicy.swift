@@ -5,19 +5,19 @@ import ReelFeed
 /// queue order, at most 4 chunks of each next video while the share of viewers still watching
 /// at that chunk, over the share at its start, is above 0.65; the level from the *target*
 /// video's buffer (2 above 2000 ms, 1 above 1000 ms, else 0); otherwise wait 500 ms.
-public struct FixedPreloadPolicy: DownloadPolicy {
-    public static let preloadChunks = 4
-    public static let retentionThreshold = 0.65
-    public static let lowBufferMs = 1000.0
-    public static let highBufferMs = 2000.0
-    public static let waitSeconds = 0.5
+package struct FixedPreloadPolicy: DownloadPolicy {
+    package static let preloadChunks = 4
+    package static let retentionThreshold = 0.65
+    package static let lowBufferMs = 1000.0
+    package static let highBufferMs = 2000.0
+    package static let waitSeconds = 0.5
 
-    public var name: String { "fixed_preload" }
+    package var name: String { "fixed_preload" }
     private var started = false
 
-    public init() {}
+    package init() {}
 
-    public mutating func decide(_ state: LinkState) -> DownloadDecision {
+    package mutating func decide(_ state: LinkState) -> DownloadDecision {
         guard let playing = state.videos.first else { return .wait(until: state.now + Self.waitSeconds) }
         guard started else {
             started = true

@@ -10,27 +10,27 @@ import ReelFeed
 /// original, the error and estimate histories get two entries per decision, and the previous
 /// level a combination's changes start from is carried over from the combination before (only
 /// the first starts from the video's real last level); ties go to the later combination.
-public struct NoSavePolicy: DownloadPolicy {
-    public static let horizon = 5
-    public static let layerBytes = 800_000.0
-    public static let waitSeconds = 0.5
-    public static let rebufferWeight = 4.3
+package struct NoSavePolicy: DownloadPolicy {
+    package static let horizon = 5
+    package static let layerBytes = 800_000.0
+    package static let waitSeconds = 0.5
+    package static let rebufferWeight = 4.3
 
-    public var name: String { "no_save" }
+    package var name: String { "no_save" }
     private var started = false
     /// The last 5 throughputs, MB/s, oldest first (zeros until measured).
     private var throughputs = [Double](repeating: 0, count: 5)
     private var estimates: [Double] = []
     private var errors: [Double] = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {
+    package mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {
         throughputs.removeFirst()
         throughputs.append((Double(bytes) / 1_000_000.0) / seconds)
     }
 
-    public mutating func decide(_ state: LinkState) -> DownloadDecision {
+    package mutating func decide(_ state: LinkState) -> DownloadDecision {
         guard let playing = state.videos.first else { return .wait(until: state.now + Self.waitSeconds) }
         guard started else {
             started = true

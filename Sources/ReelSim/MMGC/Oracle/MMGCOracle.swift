@@ -54,28 +54,28 @@
 /// sent and playhead into one at least as good as each (fewest bytes, earliest clock and
 /// playhead, most value), plus a millisecond of rounding per download. The value is then that
 /// bound, and the figures beside it are the plan's.
-public enum MMGCOracle {
+package enum MMGCOracle {
     /// One download of the plan, in download order.
-    public struct Download: Sendable, Equatable {
-        public var video: Int
-        public var chunk: Int
-        public var level: Int
+    package struct Download: Sendable, Equatable {
+        package var video: Int
+        package var chunk: Int
+        package var level: Int
     }
 
     /// The optimum of the relaxed problem and the plan that reaches it.
-    public struct Solution: Sendable {
-        public var downloads: [Download]
-        public var score: Double
-        public var qoe: Double
-        public var qualityKbps: Double
-        public var changeKbps: Double
-        public var rebufferMs: Double
-        public var bytes: Double
+    package struct Solution: Sendable {
+        package var downloads: [Download]
+        package var score: Double
+        package var qoe: Double
+        package var qualityKbps: Double
+        package var changeKbps: Double
+        package var rebufferMs: Double
+        package var bytes: Double
         /// States the search kept, over all stages (its work).
-        public var states: Int
+        package var states: Int
         /// Whether `score` is the optimum of the relaxed problem (false: an upper bound on it,
         /// with the other figures those of the best plan found).
-        public var optimal: Bool
+        package var optimal: Bool
     }
 
     static let rebufferPerMs = MMGCScorer.rebufferWeight / 1000
@@ -83,7 +83,7 @@ public enum MMGCOracle {
 
     /// The best plan for `user` on `trace`.
     /// (`exactLimit`: the states a stage may hold before the search settles for a bound.)
-    public static func solve(videos: [MMGCVideo], user: MMGCUser, trace: MMGCTrace, exactLimit: Int = exactLimit) -> Solution {
+    package static func solve(videos: [MMGCVideo], user: MMGCUser, trace: MMGCTrace, exactLimit: Int = exactLimit) -> Solution {
         let problem = Problem(videos: videos, user: user)
         return trace.seconds.withUnsafeBufferPointer { times in
             trace.mbps.withUnsafeBufferPointer { rates in
@@ -106,7 +106,7 @@ public enum MMGCOracle {
 
     /// States the exact search may keep at one stage before it gives up for a bound, and the
     /// merged search at most.
-    public static let exactLimit = 20_000
+    package static let exactLimit = 20_000
     static let mergedLimit = 1_500
 
     // MARK: - The problem

@@ -4,17 +4,17 @@ import ReelCore
 /// video has not entered the queue yet, a wait until the playing video ends (its chunks are all
 /// fetched by then); a download whose video was already swiped away is skipped; once the plan is
 /// done, waits until the user leaves. `skipped` and `waited` say whether the relaxation bound.
-public struct MMGCOraclePlan: MMGCDecider, Sendable {
-    public let downloads: [MMGCOracle.Download]
+package struct MMGCOraclePlan: MMGCDecider, Sendable {
+    package let downloads: [MMGCOracle.Download]
     private var next = 0
-    public private(set) var skipped = 0
-    public private(set) var waited = 0
+    package private(set) var skipped = 0
+    package private(set) var waited = 0
 
-    public init(_ downloads: [MMGCOracle.Download]) {
+    package init(_ downloads: [MMGCOracle.Download]) {
         self.downloads = downloads
     }
 
-    public mutating func decide(_ observation: MMGCObservation, in session: MMGCSession?) throws -> MMGCAction {
+    package mutating func decide(_ observation: MMGCObservation, in session: MMGCSession?) throws -> MMGCAction {
         guard let session else { throw ReelError(.internalFailure, "the oracle's plan plays only inside the simulator") }
         while next < downloads.count {
             let download = downloads[next]
