@@ -76,6 +76,7 @@ view: deps
 	.build/release/reel-view --config Samples/launch/flags.json $$offscreen $(VIEW_ARGS)
 
 ## bench: run the benchmarks (the Benchmarks/ package) in release mode and print their tables.
+## BENCH_FILTER is a regular expression a benchmark's whole name must match, e.g. 'Coordinator.*'.
 BENCH_FILTER ?= .*
 bench: deps
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --filter '$(BENCH_FILTER)'

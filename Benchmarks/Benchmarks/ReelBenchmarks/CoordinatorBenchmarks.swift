@@ -12,8 +12,7 @@ func coordinatorBenchmarks() {
     ])]).config,
         let catalog = try? FeedCatalog.load(path: BenchmarkPaths.root.appendingPathComponent("Tests/Fixtures/video-feed-144.json").path)
     else {
-        print("skipping the coordinator benchmarks: the 144-entry test catalog is missing")
-        return
+        fatalError("the coordinator benchmark needs Tests/Fixtures/video-feed-144.json and its configuration keys")
     }
     let base = URL(string: "https://cdn.test/")!
     var coordinator = FeedCoordinator(config: config, parameters: .init(config: config, baseURL: base),
