@@ -60,9 +60,10 @@ package enum FeedOrigin: Sendable {
 
 extension FeedOrigin {
     /// The configuration of a run from this origin: its `defaultLayers` under `sources`, and on
-    /// top a `--compare` override (`FeedComparison.assignment`) when given; with the warnings.
+    /// top a `--compare` override (`FeedComparison.assignment`) when given. An unknown key in
+    /// any of them is refused, the override's as `--compare`'s.
     package func configuration(_ sources: [ConfigSource], override: String? = nil) throws -> ConfigResolution {
-        let extra = try override.map { [ConfigSource.assignments([try FeedComparison.assignment($0)])] } ?? []
+        let extra = try override.map { [ConfigSource.assignments([try FeedComparison.assignment($0)], from: "--compare")] } ?? []
         return try ConfigResolver().resolve(defaultLayers + sources + extra)
     }
 }

@@ -60,7 +60,7 @@ struct InspectCommand: AsyncParsableCommand {
             }
         }
         if json {
-            print(String(decoding: try ManifestReport(manifest).jsonData(prettyPrinted: true), as: UTF8.self))
+            print(try CLIOutput.json(ManifestReport(manifest)))
         } else {
             print(ManifestSummary(manifest).text)
             for warning in manifest.warnings {

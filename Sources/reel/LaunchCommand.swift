@@ -57,7 +57,6 @@ struct LaunchCommand: AsyncParsableCommand {
 
         private func execute() async throws {
             let resolution = try config.resolution()
-            for warning in resolution.warnings { ConfigOptions.warn(warning) }
             var parameters = try LaunchParameters(resolution: resolution)
             let configURL = try InputLocation.parse(splashConfig)
             parameters.configurationURL = configURL
@@ -84,7 +83,7 @@ struct LaunchCommand: AsyncParsableCommand {
                 if ahead > 0 { manual.advance(by: .milliseconds(Int64((ahead * 1000).rounded()))) }
                 let decision = await controller.handle(event)
                 counts[decision.kind, default: 0] += 1
-                let line = json ? JSONWriter.compact(LaunchDecisionOutput.json(event, decision))
+                let line = json ? CLIOutput.jsonText(LaunchDecisionOutput.json(event, decision), compact: true)
                                 : LaunchDecisionOutput.line(event, decision)
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
                 await controller.waitUntilIdle()

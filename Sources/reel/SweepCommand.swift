@@ -93,12 +93,11 @@ extension FeedCommand.Sweep {
         }
 
         private func execute() async throws {
-            let served = serve ?? "Samples"
+            let served = try serve ?? Installed.samplesFolder(option: "--serve DIR")
             let origin = try FeedOrigin.serve(path: served, profile: .unlimited, faults: faults.injection)
             guard case .serve(let servedFolder, _, _) = origin else { return }
             let baseline = try origin.configuration(options.sources)
-            for warning in baseline.warnings { ConfigOptions.warn(warning) }
-            let matrix = try makeMatrix(origin: origin, baselineWarnings: baseline.warnings.count)
+            let matrix = try makeMatrix(origin: origin)
             let catalog = try feed.catalog(baseline.config)
             var sweep = SweepRun(matrix: matrix, folder: SweepFolder(output), catalog: catalog, served: servedFolder,
                                  sources: options.sources, faults: faults.injection,
@@ -122,7 +121,7 @@ extension FeedCommand.Sweep {
                     "failed": .int(progress.failed), "overheadMsPerCell": try JSONValue(encoding: overhead.percentiles),
                     "output": .string(sweep.folder.path),
                 ])
-                print(JSONWriter.pretty(result))
+                print(CLIOutput.jsonText(result))
             } else {
                 print("sweep \(matrix.id): \(matrix.cells.count) cells (\(matrix.traces.count) traces × \(matrix.profiles.count) profiles × \(matrix.settings.count) settings); shard \(sweep.shard): \(progress.total) cells, \(progress.skipped) already done, \(progress.done) ran, \(progress.failed) failed")
                 if let p50 = overhead.p50 {
@@ -134,7 +133,7 @@ extension FeedCommand.Sweep {
 
         /// The traces, profiles and settings crossed; errors name a pattern, profile or key
         /// that does not exist.
-        private func makeMatrix(origin: FeedOrigin, baselineWarnings: Int) throws -> SweepMatrix {
+        private func makeMatrix(origin: FeedOrigin) throws -> SweepMatrix {
             var sweepTraces: [SweepTrace] = []
             for file in traces {
                 let bytes = try FileBytes.read(file, what: "trace file", code: .invalidTrace)
@@ -159,11 +158,8 @@ extension FeedCommand.Sweep {
             guard !profiles.isEmpty else { throw ReelError(.invalidInput, "--profile names no profile") }
             let settings = try Self.settings(vary)
             for setting in settings where !setting.assignments.isEmpty {
-                // A setting's key must exist and its value read: an unknown key is an error here.
-                let resolution = try origin.configuration(options.sources + [.assignments(setting.assignments)])
-                if resolution.warnings.count > baselineWarnings, let warning = resolution.warnings.last {
-                    throw ReelError(.invalidConfig, "--vary \(setting.id): \(warning)")
-                }
+                // A setting's key must exist and its value read, before any cell runs.
+                _ = try origin.configuration(options.sources + [.assignments(setting.assignments, from: "--vary")])
             }
             var shared: [String] = []
             for file in options.configFiles {
@@ -235,7 +231,7 @@ extension FeedCommand.Sweep {
                 let inputs = self.inputs.map(SweepFolder.init), output = SweepFolder(self.output)
                 let outcome = try await BlockingPool.shared.run { try SweepMerge.merge(inputs, into: output) }
                 if json {
-                    print(JSONWriter.pretty(.object([
+                    print(CLIOutput.jsonText(.object([
                         "matrix": .string(outcome.matrix.id), "cells": .int(outcome.matrix.cells.count), "copied": .int(outcome.copied),
                         "missingCells": .array(outcome.missing.map { .string($0.id) }), "output": .string(output.path),
                     ])))
@@ -282,7 +278,7 @@ extension FeedCommand.Sweep {
                     return (analysis, matrix)
                 }
                 if json {
-                    print(JSONWriter.pretty(try JSONValue(encoding: analysis)))
+                    print(CLIOutput.jsonText(try JSONValue(encoding: analysis)))
                     return
                 }
                 print(Self.text(analysis, matrix: matrix))

@@ -86,7 +86,7 @@ struct TraceAccuracyCommand: AsyncParsableCommand {
                 all.swipesPredicted += accuracy.swipesPredicted
             }
             if json {
-                print(JSONWriter.pretty(Self.figures(all, traces: rows)))
+                print(CLIOutput.jsonText(Self.figures(all, traces: rows)))
             } else {
                 print(Self.text(all, rows: rows))
             }

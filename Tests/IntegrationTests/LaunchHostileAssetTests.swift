@@ -90,7 +90,8 @@ struct LaunchHostileAssetTests {
         }
         let run = try await ReelProcess.run(["splash", "check", "--json", "--set", "launch.splash.checkMemoryMiB=160", "--set", "launch.splash.checkSeconds=120"] + paths)
         #expect(run.status == 1, "\(run.stderr)")
-        let reports = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stdout)")
+        let output = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+        let reports = try #require(output["assets"] as? [[String: Any]], "\(run.stdout)")
         #expect(reports.count == 3 && reports.allSatisfy { $0["valid"] as? Bool == false })
         for report in reports {
             let check = try #require(report["check"] as? [String: Any], "\(report)")

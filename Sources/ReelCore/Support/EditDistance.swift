@@ -1,13 +1,13 @@
 /// Levenshtein distance between two strings, to name the nearest known key for a typo.
-enum EditDistance {
-    static func between(_ lhs: String, _ rhs: String) -> Int {
+package enum EditDistance {
+    package static func between(_ lhs: String, _ rhs: String) -> Int {
         between(Array(lhs.utf8), Array(rhs.utf8), limit: Int.max) ?? Int.max
     }
 
     /// The distance between two byte strings, or nil as soon as it is sure to exceed `limit`
     /// (every cell of a row is over it), so a search for the nearest of many candidates stops
     /// early on the far ones.
-    static func between(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
+    package static func between(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
         if a.isEmpty { return b.count <= limit ? b.count : nil }
         if b.isEmpty { return a.count <= limit ? a.count : nil }
         if abs(a.count - b.count) > limit { return nil }
@@ -25,5 +25,19 @@ enum EditDistance {
             swap(&previous, &current)
         }
         return previous[b.count] <= limit ? previous[b.count] : nil
+    }
+
+    /// The candidate nearest `name` (case folded) when it is near enough to be a typo of it: at
+    /// most a third of the name's length away (and at least one edit allowed); nil otherwise.
+    package static func suggestion(for name: String, among candidates: [String]) -> String? {
+        let folded = Array(name.lowercased().utf8)
+        let limit = max(1, folded.count / 3)
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            guard let distance = between(folded, Array(candidate.lowercased().utf8), limit: best.map { $0.distance - 1 } ?? limit)
+            else { continue }
+            best = (candidate, distance)
+        }
+        return best?.name
     }
 }

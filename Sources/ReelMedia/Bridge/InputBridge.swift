@@ -28,6 +28,8 @@ final class InputBridge {
     /// transfer's retries and any other variant: the media they held is missing from the play.
     private(set) var lostMedia: [ReelError] = []
     private(set) var opens = 0
+    /// Bytes the demuxer has read through the bridge (on the demuxer's thread).
+    var bytesRead: Int64 = 0
     /// When the play's fetches have failed long enough, in a row, to end it.
     private let budget: BudgetKeeper
     /// The play's input, named in errors about what it led to (a segment that is not media).
@@ -94,7 +96,8 @@ final class InputBridge {
             let spec = DataSpec(url: url, kind: .playlist)
             let length = try memory.open(spec)
             return SourceIO(source: memory, spec: spec, length: length, reopen: nil,
-                            onError: { [weak self] error in self?.recordError(error) }, onProgress: {}, onClose: { _ in })
+                            onError: { [weak self] error in self?.recordError(error) }, onProgress: { [weak self] in self?.bytesRead += Int64($0) },
+                            onClose: { _ in })
         }
         var spec = DataSpec(url: url, kind: kinds[url.absoluteString] ?? kinds[address] ?? .segment)
         let opened: (source: any DataSource, spec: DataSpec, length: Int64?)
@@ -133,7 +136,10 @@ final class InputBridge {
         return SourceIO(
             source: reader, spec: spec, length: decryption == nil ? length : nil, reopen: reopen,
             onError: { [weak self] error in self?.fetchFailed(error, started: started, media: media) },
-            onProgress: media ? { [budget] in budget.progressed() } : {},
+            onProgress: { [weak self, budget] count in
+                self?.bytesRead += Int64(count)
+                if media { budget.progressed() }
+            },
             onClose: { io in
                 for metrics in io.finishedMetrics { log.record(metrics) }
                 if let adaptive, let last = io.finishedMetrics.last { adaptive.fetched(last) }

@@ -108,7 +108,7 @@ struct MediaOpener {
                                   let again = MemoryDataSource(bytes)
                                   _ = try again.open(next)
                                   return again
-                              }, onError: { bridge.recordError($0) }, onProgress: {}, onClose: { _ in })
+                              }, onError: { bridge.recordError($0) }, onProgress: { bridge.bytesRead += Int64($0) }, onClose: { _ in })
             return (io, name)
         case .media(let source, let length):
             let spec = DataSpec(url: resolved.url, kind: .media)
@@ -121,7 +121,7 @@ struct MediaOpener {
                                   _ = try fresh.open(next)
                                   return fresh
                               },
-                              onError: { bridge.recordError($0) }, onProgress: {},
+                              onError: { bridge.recordError($0) }, onProgress: { bridge.bytesRead += Int64($0) },
                               onClose: { io in for metrics in io.finishedMetrics { log.record(metrics) } })
             return (io, nil)
         }
