@@ -453,6 +453,7 @@ extension FeedCommand {
             logging.bootstrap()
             try await CLIOutput.run("feed report") {
                 _ = try options.resolve()
+                try OutputPaths.prepare(output, what: "the report")
                 let report = try HTMLReport.load(events: events, summaries: summaries, titles: titles)
                 let size = try report.write(to: output)
                 let runs = report.runs.map { run in

@@ -97,6 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     private func execute() async throws {
         _ = try config.resolve()
+        try OutputPaths.prepare([(statsFile, "the bill")])
         var networkProfile = try profile.map { try NetworkProfile.parse($0) } ?? .unlimited
         let end = traceEnd.flatMap(BandwidthTrace.End.init(rawValue:))
         if let bandwidthTrace {

@@ -43,8 +43,8 @@ extension FeedCommand.Sweep {
         @Option(help: ArgumentHelp("Generated traces: \(TracePattern.names) (comma-separated).", valueName: "names"))
         var pattern: String?
 
-        @Option(help: "With --pattern: traces per pattern, seeds 1...N.")
-        var seeds = 1
+        @Option(help: ArgumentHelp("With --pattern: \(SeedList.help) Default 1.", valueName: "list"))
+        var seeds = SeedList([1])
 
         @Option(help: ArgumentHelp("Length of generated traces (default 30); a trace file is cut to it when given.", valueName: "S"))
         var seconds: Double?
@@ -69,7 +69,7 @@ extension FeedCommand.Sweep {
         @Option(help: ArgumentHelp("Serve this folder with the CDN simulator (default: Samples).", valueName: "dir"))
         var serve: String?
 
-        @Flag(help: "Also write each cell's Chrome trace (trace.json), for Perfetto.")
+        @Flag(name: .customLong("cell-trace-events"), help: "Also write each cell's Chrome trace (cells/<id>/trace.json), for Perfetto.")
         var traceEvents = false
 
         @Flag(help: "Run again the cells recorded as failed.")
@@ -82,7 +82,6 @@ extension FeedCommand.Sweep {
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
-            if seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be in 1...10000") }
             if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be in 1...64") }
             if let seconds, !(seconds > 0 && seconds <= 86_400) { throw ValidationError("--seconds must be in (0, 86400]") }
         }
@@ -93,6 +92,7 @@ extension FeedCommand.Sweep {
         }
 
         private func execute() async throws {
+            try OutputPaths.folder(URL(fileURLWithPath: output, isDirectory: true), for: "the sweep's results")
             let served = try serve ?? Installed.samplesFolder(option: "--serve DIR")
             let origin = try FeedOrigin.serve(path: served, profile: .unlimited, faults: faults.injection)
             guard case .serve(let servedFolder, _, _) = origin else { return }
@@ -109,6 +109,11 @@ extension FeedCommand.Sweep {
             if jobs > 1 {
                 ConfigOptions.warn("--jobs \(jobs): cells share the CPU, so their timings (TTFF above all) are not those of one session alone")
             }
+            if pattern == nil && seeds != SeedList([1]) {
+                ConfigOptions.warn("--seeds \(seeds) is ignored: it seeds generated traces (--pattern)")
+            }
+            let interruption = Interruption()
+            sweep.stop = interruption.stop
             let line = ProgressLine(terminal: isatty(STDERR_FILENO) != 0, log: !json, jobs: jobs)
             let outcome = try await sweep.run { line.show($0) }
             line.finish()
@@ -118,7 +123,7 @@ extension FeedCommand.Sweep {
                 let result: JSONValue = .object([
                     "matrix": .string(matrix.id), "cells": .int(matrix.cells.count), "shard": .string(sweep.shard.description),
                     "owned": .int(progress.total), "alreadyDone": .int(progress.skipped), "ran": .int(progress.done),
-                    "failed": .int(progress.failed), "overheadMsPerCell": try JSONValue(encoding: overhead.percentiles),
+                    "failed": .int(progress.failed), "stopped": .int(progress.stopped), "overheadMsPerCell": try JSONValue(encoding: overhead.percentiles),
                     "output": .string(sweep.folder.path),
                 ])
                 print(CLIOutput.jsonText(result))
@@ -128,7 +133,11 @@ extension FeedCommand.Sweep {
                     print("overhead per cell (all but the session itself): p50 \(Human.ms(p50)), max \(Human.ms(overhead.max))")
                 }
                 print("results: \(sweep.folder.path) (reel feed sweep report \(sweep.folder.path) --html report.html)")
+                if interruption.signal != nil {
+                    print("interrupted: \(progress.stopped) running cell\(progress.stopped == 1 ? " was" : "s were") stopped and not recorded; the same command resumes the sweep")
+                }
             }
+            try interruption.exitIfInterrupted()
         }
 
         /// The traces, profiles and settings crossed; errors name a pattern, profile or key
@@ -144,7 +153,7 @@ extension FeedCommand.Sweep {
                 guard TracePattern(rawValue: name) != nil else {
                     throw ReelError(.invalidInput, "unknown pattern '\(name)' (use \(TracePattern.names))")
                 }
-                for seed in 1...UInt64(seeds) { sweepTraces.append(SweepTrace(pattern: name, seed: seed, seconds: seconds ?? 30)) }
+                for seed in seeds.seeds { sweepTraces.append(SweepTrace(pattern: name, seed: seed, seconds: seconds ?? 30)) }
             }
             guard !sweepTraces.isEmpty else { throw ReelError(.invalidInput, "give --trace FILE... or --pattern NAMES") }
             let profiles = Self.list(profile)
@@ -264,6 +273,7 @@ extension FeedCommand.Sweep {
         func run() async throws {
             logging.bootstrap()
             try await CLIOutput.run("feed sweep report") {
+                try OutputPaths.prepare([(html, "the sweep's page")])
                 let folder = SweepFolder(self.folder), html = self.html
                 let (analysis, matrix) = try await BlockingPool.shared.run { () -> (SweepAnalysis, SweepMatrix) in
                     let matrix = try folder.loadMatrix()

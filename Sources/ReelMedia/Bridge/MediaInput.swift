@@ -103,6 +103,24 @@ final class MediaInput {
         }
     }
 
+    /// The demuxer's name ("hls", "mpegts"), nil before open.
+    var formatName: String? {
+        context?.pointee.iformat.map { String(cString: $0.pointee.name) }
+    }
+
+    /// The input's duration in seconds, when FFmpeg knows it.
+    var durationSeconds: Double? {
+        guard let context, context.pointee.duration != reel_shim_av_nopts_value, context.pointee.duration > 0 else { return nil }
+        return Double(context.pointee.duration) / Double(AV_TIME_BASE)
+    }
+
+    /// A stream's average frame rate as a fraction, nil when unknown.
+    func averageFrameRate(_ index: Int) -> (num: Int, den: Int)? {
+        guard let context, index < Int(context.pointee.nb_streams), let stream = context.pointee.streams[index] else { return nil }
+        let rate = stream.pointee.avg_frame_rate
+        return rate.num > 0 && rate.den > 0 ? (Int(rate.num), Int(rate.den)) : nil
+    }
+
     /// The frame rate FFmpeg's tools assume for a stream (what `ffmpeg` encodes a copy at), as a
     /// fraction; nil when it cannot tell. The corresponding C function is `av_guess_frame_rate`.
     func guessedFrameRate(_ index: Int) -> (num: Int, den: Int)? {
