@@ -18,18 +18,23 @@ enum OutputPaths {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
             throw ReelError(.invalidInput, "cannot write \(what) to '\(path)': it is a folder")
         }
-        try folder(url.deletingLastPathComponent(), for: "\(what) '\(path)'")
+        if let problem = problem(with: url.deletingLastPathComponent()) {
+            throw ReelError(.invalidInput, "cannot write \(what) to '\(path)': \(problem)")
+        }
     }
 
     /// Makes `folder` (and its parents) when missing and checks it can be written.
     static func folder(_ folder: URL, for what: String) throws {
+        if let problem = problem(with: folder) { throw ReelError(.invalidInput, "cannot write \(what) into '\(folder.path)': \(problem)") }
+    }
+
+    /// Why `folder` cannot take files (after making it when missing), or nil.
+    private static func problem(with folder: URL) -> String? {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw ReelError(.invalidInput, "cannot make the folder '\(folder.path)' for \(what): \(error.localizedDescription)")
+            return "the folder '\(folder.path)' cannot be made (\(error.localizedDescription))"
         }
-        guard access(folder.path, W_OK) == 0 else {
-            throw ReelError(.invalidInput, "cannot write \(what): the folder '\(folder.path)' is not writable")
-        }
+        return access(folder.path, W_OK) == 0 ? nil : "the folder '\(folder.path)' is not writable"
     }
 }

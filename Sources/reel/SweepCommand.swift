@@ -313,7 +313,7 @@ extension FeedCommand.Sweep {
             for failed in analysis.failedCells.prefix(10) { lines.append("failed: \(failed.cell): \(failed.message)") }
             for row in analysis.comparisons where row.pattern == nil && row.profile == nil {
                 guard let metric = SweepMetric.named(row.metric) else { continue }
-                let ratio = row.ratio.map { String(format: "%.2fx", $0) } ?? "-"
+                let ratio = SweepPage.ratio(row, metric.unit)
                 lines.append("\(row.setting) | \(metric.label): \(SweepPage.interval(row.value, metric.unit)) vs baseline \(SweepPage.interval(row.baseline, metric.unit)), \(ratio)")
             }
             if matrix.settings.count < 2 { lines.append("(one setting: nothing to compare; add --vary)") }
