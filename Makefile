@@ -73,10 +73,10 @@ bench: deps
 ## report-png: draw a session report with headless Chromium into a PNG, the check that it renders
 ## in a real browser. REPORT=page.html (default report.html), or EVENTS=run.jsonl [SUMMARY=run.json]
 ## to write that page first (REPORT_ARGS="..." passes anything else to reel feed report);
-## PNG=out.png (default: the page's name), REPORT_SIZE=width,height of the window (default 1240,3400).
+## PNG=out.png (default: the page's name), REPORT_SIZE=width,height of the window (default 1240,4400).
 REPORT ?= report.html
 PNG ?= $(basename $(REPORT)).png
-REPORT_SIZE ?= 1240,3400
+REPORT_SIZE ?= 1240,4400
 CHROMIUM ?= chromium
 
 report-png: build

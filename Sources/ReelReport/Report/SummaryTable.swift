@@ -81,12 +81,18 @@ enum SummaryTable {
     /// b / a for one key: the ratio, with the difference in milliseconds beside it when the key
     /// is a time whose base is under a millisecond (`RatioText`).
     static func ratioText(key: String, a: JSONValue?, b: JSONValue?, ratio: Double?) -> String {
-        let last = key.split(separator: ".").last.map(String.init) ?? key
-        let milliseconds = key.hasPrefix("ttffMs.") || last.hasSuffix("Ms")
+        let milliseconds = isMilliseconds(key)
         if let x = a?.number, let y = b?.number, let text = RatioText.ratio(base: x, value: y, milliseconds: milliseconds) {
             return text
         }
         return ratio.map { "\(ReportText.fixed($0, $0 < 10 ? 2 : 1))×" } ?? "–"
+    }
+
+    /// Whether a key is a time in milliseconds: it ends in "Ms", or is a percentile of one
+    /// ("warm.ttffMs.p50").
+    static func isMilliseconds(_ key: String) -> Bool {
+        let parts = key.split(separator: ".")
+        return parts.last?.hasSuffix("Ms") == true || (parts.count > 1 && parts[parts.count - 2].hasSuffix("Ms"))
     }
 
     /// Nested objects flattened to dotted keys ("ttffMs.p50"), in the summary's order.
@@ -112,7 +118,7 @@ enum SummaryTable {
             return ReportText.bytes(Int64(number))
         }
         if last.hasSuffix("Ratio") { return ReportText.percent(number) }
-        if key.hasPrefix("ttffMs.") || last.hasSuffix("Ms") { return ReportText.ms(number) }
+        if isMilliseconds(key) { return ReportText.ms(number) }
         if last.hasSuffix("MB") { return "\(ReportText.fixed(number, 1)) MB" }
         if number == number.rounded() && abs(number) < 1e15 { return ReportText.grouped(Int64(number)) }
         return ReportText.fixed(number, 3)
