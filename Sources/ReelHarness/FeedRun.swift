@@ -78,6 +78,14 @@ package enum FeedRun {
             delta.faults.status -= before.faults.status
             delta.faults.reset -= before.faults.reset
             delta.faults.stall -= before.faults.stall
+            for (label, share) in before.purposes {
+                delta.purposes[label]?.requests -= share.requests
+                delta.purposes[label]?.bodyBytes -= share.bodyBytes
+            }
+            for (label, share) in before.objectTypes {
+                delta.objectTypes[label]?.requests -= share.requests
+                delta.objectTypes[label]?.bodyBytes -= share.bodyBytes
+            }
             bill = delta
             summary.cdn.requests = delta.requests
             summary.cdn.bytes = Int64(delta.bodyBytes)

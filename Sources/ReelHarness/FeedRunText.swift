@@ -19,6 +19,7 @@ package enum FeedRunText {
             }
             if let bill = run.bill {
                 line += "; CDN bill \(bill.requests) requests, \(SessionSummary.bytesText(Double(bill.bodyBytes))), peak \(bill.peakConcurrentConnections) connections"
+                if let split = bill.purposeText { line += "; by purpose (CMCD): \(split)" }
                 let faults = bill.faults
                 if faults.status + faults.reset + faults.stall > 0 {
                     line += "; faults injected: \(faults.status) error statuses, \(faults.reset) resets, \(faults.stall) stalls"

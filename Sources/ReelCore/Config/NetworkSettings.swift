@@ -5,8 +5,8 @@ public struct NetworkSettings: ConfigSection {
         @Setting("Send Common Media Client Data (CTA-5004) with every request: the session, the content, what the object is, the buffer, bitrate and measured throughput, whether it is needed to start, the next object, and a prefetch marker (com.reel-prefetch).")
         public var enabled = false
 
-        @Setting("How CMCD travels: \"query\" (a CMCD= query argument, no CORS preflight in a browser) or \"header\" (the CMCD-Object, -Request, -Session and -Status headers).", .oneOf(["query", "header"]))
-        public var mode = "query"
+        @Setting("How CMCD travels: \"header\" (the CMCD-Object, -Request, -Session and -Status headers; URLs and cache keys stay as they are) or \"query\" (a CMCD= query argument, what a browser player sends to avoid a CORS preflight).", .oneOf(["header", "query"]))
+        public var mode = "header"
 
         @Setting("The CMCD session id (sid); empty: a new random one per run.", .headerValue)
         public var sessionID = ""

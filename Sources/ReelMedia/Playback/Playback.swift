@@ -22,6 +22,8 @@ public actor Playback {
     private let live = Locked(PlaybackProgress())
     /// The video's nominal frame duration, once open.
     private var frameSeconds = 1.0 / 30
+    /// Where the play stands for its requests' CMCD (the buffer, stalls, started or not).
+    private let cmcdStatus = Locked(CMCDPlay.Status())
     private let factory: any DataSourceFactory
     private let clock: any FrameClock
     private let onFrameHash: (@Sendable (FrameHash) -> Void)?
@@ -76,6 +78,10 @@ public actor Playback {
             demux: demux, includeAudio: request.decodeAudio, failureBudget: request.failureBudget)
         // A separate audio rendition opens after the first video frame, not before it.
         opener.deferAudio = true
+        if request.cmcd {
+            let status = cmcdStatus
+            opener.cmcd = CMCDPlay(contentID: CMCDHints.contentID(for: request.input)) { status.withLock { $0 } }
+        }
         let media = try opener.open(request.input, timeline: &timeline)
 
         // Codec open.
@@ -209,6 +215,12 @@ public actor Playback {
         let buffered = renderer.bufferedDuration.seconds, fps = renderer.framesPerSecond, bytes = bridge.bytesRead
         // The playhead: what was shown (in real time the decoder runs a buffer ahead of it).
         let media = renderer.shownMedia.map { $0.seconds + frameSeconds } ?? 0
+        let stalls = renderer.stats.stalls
+        cmcdStatus.withLock { status in
+            status.startup = false
+            status.bufferMs = Int((buffered * 1000).rounded())
+            status.stalls = stalls
+        }
         live.withLock { progress in
             progress.started = true
             progress.frames = core.frames

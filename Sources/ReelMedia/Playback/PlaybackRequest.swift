@@ -14,6 +14,8 @@ public struct PlaybackRequest: Sendable {
     public var maxMediaSeconds: Double?
     /// The play goes through an empty cache of its own (`reel play --cold`): its report says so.
     public var cold = false
+    /// Describe the play's requests in CMCD (`network.cmcd.enabled`).
+    public var cmcd = false
     /// Decoder threads (0: FFmpeg picks).
     public var threads: Int = 1
     public var demux = DemuxOptions()
@@ -46,6 +48,7 @@ public struct PlaybackRequest: Sendable {
         failureBudget = FailureBudget(NetworkOptions(config.network))
         manifestLimits = ManifestLimits(config.manifest)
         readAhead = .milliseconds(config.playback.maxBufferMs)
+        cmcd = config.network.cmcd.enabled
     }
 }
 
