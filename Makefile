@@ -3,10 +3,11 @@
 
 SWIFT ?= swift
 APT_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libcurl4-openssl-dev \
-                pkg-config libsqlite3-dev libxml2 ffmpeg chromium librlottie-dev
+                pkg-config libsqlite3-dev libxml2 ffmpeg chromium librlottie-dev \
+                libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xdotool
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release test tsan fuzz fuzz-short demo bench report-png clean
+.PHONY: deps build release test tsan fuzz fuzz-short demo view bench report-png clean
 
 ## deps: install the missing Debian packages (skipped when all are present).
 deps:
@@ -28,10 +29,10 @@ release: deps
 ## test: build everything and run every test, then the concurrency tests under the thread sanitizer,
 ## then a short fuzz pass over the parsers. At most TEST_WIDTH tests run at once: the suite is bound
 ## by CPU on two cores, so more at once only starves the tests that wait on the wall clock (network
-## timeouts, real players); the feed sessions, whose scroll traces run in real time, run after the rest.
+## timeouts, real players); the feed sessions and the viewer, whose scroll traces run in real time, run after the rest.
 TEST_WIDTH ?= 8
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH := $(TEST_WIDTH)
-REALTIME_TESTS := FeedSessionTests
+REALTIME_TESTS := FeedSessionTests|ViewerTests
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(REALTIME_TESTS)'
@@ -39,10 +40,10 @@ test: deps
 	@$(MAKE) --no-print-directory tsan
 	@$(MAKE) --no-print-directory fuzz-short
 
-## tsan: the blocking pool, the decoder pool, player, play arbiter, prefetcher, cache, transfer engine, launch controller and Lottie renderer tests under
+## tsan: the blocking pool, the decoder pool, player, the feed engine, prefetcher, cache, transfer engine, launch controller and Lottie renderer tests under
 ## the thread sanitizer, built in a folder of their own (.build-tsan) so the normal build stays as it is. tsan-suppressions.txt names the one known
 ## false positive (Swift's continuation hand-off) and why.
-TSAN_FILTER := BlockingPool|DecoderPool|Player|BufferPolicy|PlayArbiter|PrefetchPolicy|Prefetcher|CacheDataSource|TransferEngine|LaunchController|LottieRenderer
+TSAN_FILTER := BlockingPool|DecoderPool|Player|BufferPolicy|FeedEngine|PrefetchPolicy|Prefetcher|CacheDataSource|TransferEngine|LaunchController|LottieRenderer
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS="suppressions=$(CURDIR)/tsan-suppressions.txt $$TSAN_OPTIONS" \
@@ -64,6 +65,15 @@ fuzz-short: deps
 ## demo: build and run the main job on the bundled samples.
 demo: release
 	.build/release/reel demo
+
+## view: build the viewer in release mode and open its window on the bundled samples (4g profile, the
+## splash flag on). VIEW_ARGS="..." passes anything else, e.g. VIEW_ARGS="--hud --set device.isLowEnd=true";
+## without a display it runs offscreen (VIEW_ARGS="--exit-after 10 --record view.mp4" makes a recording).
+VIEW_ARGS ?=
+view: deps
+	$(SWIFT) build -c release --product reel-view
+	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then offscreen=--offscreen; echo "make view: no display; running offscreen"; fi; \
+	.build/release/reel-view --config Samples/launch/flags.json $$offscreen $(VIEW_ARGS)
 
 ## bench: run the benchmarks (the Benchmarks/ package) in release mode and print their tables.
 BENCH_FILTER ?= .*

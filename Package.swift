@@ -19,6 +19,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "reel", targets: ["reel"]),
+        .executable(name: "reel-view", targets: ["reel-view"]),
         .library(name: "ReelCore", targets: ["ReelCore"]),
         .library(name: "ReelManifest", targets: ["ReelManifest"]),
         .library(name: "ReelStore", targets: ["ReelStore"]),
@@ -49,6 +50,11 @@ let package = Package(
         cLibrary("CSWScale", pkgConfig: "libswscale", apt: "libswscale-dev"),
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CRLottie", pkgConfig: "rlottie", apt: "librlottie-dev"),
+        // The viewer's window, alone: the `reel` CLI and the library stay headless. No pkg-config:
+        // SDL's cflags carry -D_REENTRANT, which SwiftPM drops with a warning on every build; the
+        // headers include <SDL2/...> instead of adding SDL2/ to the search path.
+        .systemLibrary(name: "CSDL2", path: "CSupport/CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CSDL2TTF", path: "CSupport/CSDL2TTF", providers: [.apt(["libsdl2-ttf-dev"])]),
         .target(
             name: "CReelShims",
             dependencies: ["CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CCurl"],
@@ -193,6 +199,19 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // The viewer: the feed on a screen with SDL2, driven through the engine's public API
+        // (the harness only serves the bundled samples).
+        .executableTarget(
+            name: "reel-view",
+            dependencies: [
+                "ReelCore", "ReelManifest", "ReelStore", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelSplash", "ReelLaunch",
+                "ReelHarness", "CSDL2", "CSDL2TTF",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
 
         // Tests: one target per module, plus end-to-end tests that run the `reel` binary, sharing
         // a small support library (sample index, the built tool, the CDN simulator).
@@ -205,7 +224,7 @@ let package = Package(
             dependencies: ["ReelReport", "ReelEngine", "ReelFeed", "ReelCore", "ReelHarness", "ReelServer", "ReelTestSupport",
                            .product(name: "Collections", package: "swift-collections")],
             swiftSettings: strictSwift),
-        .testTarget(name: "ReelSimTests", dependencies: ["ReelSim", "ReelFeed", "ReelEngine", "ReelCore", "ReelServer", "ReelTestSupport"],
+        .testTarget(name: "ReelSimTests", dependencies: ["ReelSim", "ReelFeed", "ReelEngine", "ReelMedia", "ReelCore", "ReelServer", "ReelTestSupport"],
                     swiftSettings: strictSwift),
         .testTarget(name: "ReelHarnessTests", dependencies: ["ReelHarness", "ReelFeed", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(
@@ -225,6 +244,10 @@ let package = Package(
                 "ReelLaunch", "ReelSplash", "ReelManifest", "ReelServer", "ReelTestSupport",
                 .product(name: "Collections", package: "swift-collections"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: strictSwift),
+        .testTarget(
+            name: "ReelViewTests",
+            dependencies: ["reel-view", "reel", "ReelCore", "ReelFeed", "ReelMedia", "ReelSplash", "ReelLaunch", "ReelTestSupport"],
             swiftSettings: strictSwift),
         .testTarget(name: "IntegrationTests", dependencies: ["reel", "ReelServer", "ReelCore", "ReelFeed", "ReelEngine", "ReelReport", "ReelTestSupport"], swiftSettings: strictSwift),
     ],

@@ -67,6 +67,19 @@ public struct ReelError: Error, Sendable, CustomStringConvertible {
         self.cause = cause
     }
 
+    /// The exit status a command-line tool ends with for this error, by area: 2 bad input or
+    /// configuration, 3 network, 4 parsing, 5 decoding, 6 cache, 130 cancelled, 1 anything else.
+    public var exitStatus: Int32 {
+        switch code.area {
+        case .input, .config: 2
+        case .network: 3
+        case .parsing: 4
+        case .decoding: 5
+        case .cache: 6
+        case .lifecycle: code == .cancelled ? 130 : 1
+        }
+    }
+
     /// One line for people: the message, then the cause when it adds something.
     public var description: String {
         guard let cause else { return message }

@@ -31,22 +31,8 @@ package enum TracePattern: String, Sendable, CaseIterable {
 /// card (two, now and then) with an ease-out. A session opens with a look at the first screen,
 /// since nobody scrolls a feed before it has appeared.
 package struct TraceGenerator: Sendable {
-    /// The constants of the scroll physics.
-    package enum Physics {
-        /// UIScrollView's normal deceleration, 0.998 per millisecond, is a time constant of 0.4995 s.
-        package static let decelerationSeconds = 0.5
-        /// The fastest the content moves when the finger lifts, points per second (Android's
-        /// default maximum fling velocity is 8000 dp/s).
-        package static let maxFlingVelocity = 8000.0
-        /// The content counts as at rest below this speed (the rest is under 10 points).
-        package static let restVelocity = 20.0
-        /// A user flings again once the previous fling has slowed to this speed.
-        package static let reflingVelocity = 1500.0
-        /// The finger's drag before it lifts, seconds.
-        package static let dragSeconds = 0.1
-        /// Scrolls longer than this many screens are flings.
-        package static let flingScreens = 1.0
-    }
+    /// The constants of the scroll physics (`Fling.Physics`, shared with the viewer's flings).
+    package typealias Physics = Fling.Physics
 
     package let build: FeedBuild
     private var random: SeededRandom
@@ -211,8 +197,8 @@ package struct TraceGenerator: Sendable {
     }
 
     /// Flings towards `target` (within the feed): each fling is a drag of `dragSeconds` whose
-    /// speed ramps up to the release velocity, then an exponential decay,
-    /// `y(t) = y0 + v0 τ (1 - e^(-t/τ))`, that would come to rest at the target or as far as the
+    /// speed ramps up to the release velocity, then the exponential decay of a `Fling`
+    /// that would come to rest at the target or as far as the
     /// fastest fling carries; the user flings again when it has slowed to `reflingVelocity`. It
     /// ends at rest (under `restVelocity`), near the target.
     private mutating func fling(to target: Double) {
@@ -235,12 +221,11 @@ package struct TraceGenerator: Sendable {
             // The decay, until it rests or (when the target is still far) the user flings again.
             let farther = abs(to - y) > v0 * tau + 1
             let floor = farther ? Physics.reflingVelocity : Physics.restVelocity
-            let from = y
+            let decay = Fling(from: y, velocity: sign * v0)
             var t = 0.0
-            while v0 * exp(-t / tau) > floor {
+            while abs(decay.velocity(after: t)) > floor {
                 t += step
-                let next = from + sign * v0 * tau * (1 - exp(-t / tau))
-                advance(by: next - y, over: step)
+                advance(by: decay.offset(after: t) - y, over: step)
             }
         }
     }

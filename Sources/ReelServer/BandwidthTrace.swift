@@ -71,11 +71,15 @@ package struct BandwidthTrace: Sendable, Hashable, Codable {
 
     /// Reads a trace: one step per line (`seconds kbps [latencyMs]`, blank lines and `#` comments
     /// skipped, `# end: loop|hold` sets the end). A line without a latency keeps the previous
-    /// line's (0 ms for the first). Errors name the trace, the line and the cause.
-    package static func parse(_ text: String, name: String, end: End? = nil) throws -> BandwidthTrace {
+    /// line's (`latency` for the first). The `seconds Mbps` format most ABR studies use
+    /// (Pensieve's cooked traces, Norway HSDPA, FCC, the MMGC 2022 challenge: a fractional
+    /// bandwidth in megabits per second) is read too: a file whose bandwidths have a decimal
+    /// point, or that says `# unit: mbps`. Errors name the trace, the line and the cause.
+    package static func parse(_ text: String, name: String, end: End? = nil, latency firstLatency: Int = 0) throws -> BandwidthTrace {
         var steps: [Step] = []
         var fileEnd: End?
-        var latency = 0
+        var latency = firstLatency
+        let megabits = usesMegabits(text)
         for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = offset + 1
             let line = rawLine.trimmingCharacters(in: .whitespaces)
@@ -89,6 +93,19 @@ package struct BandwidthTrace: Sendable, Hashable, Codable {
                     }
                     fileEnd = parsed
                 }
+                continue
+            }
+            if megabits {
+                let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+                guard fields.count == 2, let seconds = Double(fields[0]), seconds.isFinite, let mbps = Double(fields[1]),
+                      mbps.isFinite, mbps >= 0, mbps < 1_000_000 else {
+                    throw ReelError(.invalidInput, "bandwidth trace '\(name)' line \(number): expected 'seconds Mbps', found '\(line)'")
+                }
+                guard steps.count < maxSteps else {
+                    throw ReelError(.invalidInput, "bandwidth trace '\(name)' has more than \(maxSteps) lines")
+                }
+                steps.append(Step(start: seconds, kbps: Int((mbps * 1000).rounded()), latencyMilliseconds: latency))
+                try check(steps, at: steps.count - 1, context: "bandwidth trace '\(name)' line \(number)")
                 continue
             }
             guard steps.count < maxSteps else {
@@ -118,14 +135,30 @@ package struct BandwidthTrace: Sendable, Hashable, Codable {
         return trace
     }
 
+    /// Whether `text` is in the `seconds Mbps` format: it says `# unit: mbps`, or a bandwidth
+    /// (the second field of a line) has a decimal point or an exponent.
+    static func usesMegabits(_ text: String) -> Bool {
+        for rawLine in text.split(whereSeparator: \.isNewline).prefix(10_000) {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("#") {
+                let comment = line.dropFirst().trimmingCharacters(in: .whitespaces).lowercased()
+                if comment.hasPrefix("unit:") { return comment.dropFirst(5).trimmingCharacters(in: .whitespaces) == "mbps" }
+                continue
+            }
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+            if fields.count >= 2, fields[1].contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return true }
+        }
+        return false
+    }
+
     /// Reads the trace file at `path` (named by its file name); errors name the path.
-    package static func load(path: String, end: End? = nil) throws -> BandwidthTrace {
+    package static func load(path: String, end: End? = nil, latency: Int = 0) throws -> BandwidthTrace {
         let bytes = try FileBytes.read(path, what: "bandwidth trace", code: .notFound)
         guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw ReelError(.invalidInput, "bandwidth trace '\(path)' is not UTF-8 text")
         }
         // Messages name the path; the trace is then named by its file name.
-        var trace = try parse(text, name: path, end: end)
+        var trace = try parse(text, name: path, end: end, latency: latency)
         trace.name = URL(fileURLWithPath: path).lastPathComponent
         return trace
     }

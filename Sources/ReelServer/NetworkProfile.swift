@@ -53,11 +53,21 @@ package struct NetworkProfile: Sendable, Hashable, Codable, CustomStringConverti
     /// `invalidInput` errors naming them.
     package static func parse(_ text: String, allowOffline: Bool = true) throws -> NetworkProfile {
         if text.lowercased().hasPrefix("trace:") {
-            let path = String(text.dropFirst("trace:".count))
-            guard !path.isEmpty else {
-                throw ReelError(.invalidInput, "network profile '\(text)' names no trace file (use trace:FILE)")
+            var path = String(text.dropFirst("trace:".count))
+            // `trace:FILE@80ms`: the latency of a trace whose lines give none (a `seconds Mbps` one).
+            var latency = 0
+            if let at = path.lastIndex(of: "@"), path[at...].hasSuffix("ms"),
+               let value = Int(path[path.index(after: at)..<path.index(path.endIndex, offsetBy: -2)]) {
+                guard (0...60_000).contains(value) else {
+                    throw ReelError(.invalidInput, "network profile '\(text)': a latency must be 0 to 60000 ms")
+                }
+                latency = value
+                path = String(path[..<at])
             }
-            return NetworkProfile(trace: try BandwidthTrace.load(path: path))
+            guard !path.isEmpty else {
+                throw ReelError(.invalidInput, "network profile '\(text)' names no trace file (use trace:FILE or trace:FILE@80ms)")
+            }
+            return NetworkProfile(trace: try BandwidthTrace.load(path: path, latency: latency))
         }
         guard let profile = named(text), allowOffline || !profile.isOffline else {
             let names = builtIn.filter { allowOffline || !$0.isOffline }.map(\.name).joined(separator: ", ")

@@ -182,7 +182,7 @@ extension FeedCommand {
             valueName: "S"))
         var launch: Double?
 
-        @Option(help: ArgumentHelp("Network profile of the simulator: wifi, 4g, 3g, unlimited, or trace:FILE (a bandwidth trace, as reel serve --bandwidth-trace reads).", valueName: "name"))
+        @Option(help: ArgumentHelp("Network profile of the simulator: wifi, 4g, 3g, unlimited, or trace:FILE (a bandwidth trace: Reel's 'seconds kbps [latencyMs]' lines, or the 'seconds Mbps' lines of Pensieve, Norway HSDPA, FCC or MMGC traces; trace:FILE@80ms gives a latency to lines without one).", valueName: "name"))
         var profile = "4g"
 
         @Option(help: ArgumentHelp("Serve this folder with the CDN simulator (default: Samples).", valueName: "dir"))

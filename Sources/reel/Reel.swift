@@ -30,6 +30,7 @@ struct Reel: AsyncParsableCommand {
             DemoCommand.self,
             LaunchCommand.self,
             SplashCommand.self,
+            BenchCommand.self,
         ]
     )
 

@@ -22,7 +22,7 @@ extension FeedCommand {
                 again, so an interrupted sweep resumes. `reel feed sweep merge` combines shards; `reel feed \
                 sweep report` compares every setting with the baseline. See docs/sweep.md.
                 """,
-            subcommands: [RunCells.self, Merge.self, Report.self],
+            subcommands: [RunCells.self, Merge.self, Report.self, Compare.self],
             defaultSubcommand: RunCells.self)
     }
 }
@@ -75,6 +75,11 @@ extension FeedCommand.Sweep {
         @Flag(help: "Run again the cells recorded as failed.")
         var retryFailed = false
 
+        @Option(help: ArgumentHelp(
+            "real: each cell a real session in real time; simulate: each cell in virtual time on models of the link, players and cache (reel feed simulate), in milliseconds.",
+            valueName: "real|simulate"))
+        var engine = "real"
+
         @Flag(help: "Print the outcome as JSON.")
         var json = false
 
@@ -106,7 +111,11 @@ extension FeedCommand.Sweep {
             sweep.shard = try shard.map { try SweepShard(parsing: $0) } ?? .whole
             sweep.traceEvents = traceEvents
             sweep.retryFailed = retryFailed
-            if jobs > 1 {
+            guard let engine = FeedRunEngine(rawValue: self.engine) else {
+                throw ReelError(.invalidInput, "unknown --engine '\(self.engine)'; use real or simulate")
+            }
+            sweep.engine = engine
+            if jobs > 1, engine == .real {
                 ConfigOptions.warn("--jobs \(jobs): cells share the CPU, so their timings (TTFF above all) are not those of one session alone")
             }
             if pattern == nil && seeds != SeedList([1]) {
@@ -317,6 +326,63 @@ extension FeedCommand.Sweep {
                 lines.append("\(row.setting) | \(metric.label): \(SweepPage.interval(row.value, metric.unit)) vs baseline \(SweepPage.interval(row.baseline, metric.unit)), \(ratio)")
             }
             if matrix.settings.count < 2 { lines.append("(one setting: nothing to compare; add --vary)") }
+            return lines.joined(separator: "\n")
+        }
+    }
+}
+
+extension FeedCommand.Sweep {
+    /// `reel feed sweep compare A B`: one matrix run twice, compared cell by cell.
+    struct Compare: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compare two results folders of one sweep cell by cell (before and after a change, or two builds).",
+            discussion: """
+                Both folders must hold the same matrix (the same traces, profiles and settings). For \
+                every metric: the mean over the cells both finished on each side with its 95% \
+                interval, and the paired difference (b minus a) with its interval; "within" when \
+                that interval contains 0 (the change moved nothing at 95%), over every cell and by \
+                pattern and profile.
+                """)
+
+        @Argument(help: ArgumentHelp("The first results folder (a: before).", valueName: "a"))
+        var a: String
+
+        @Argument(help: ArgumentHelp("The second results folder (b: after).", valueName: "b"))
+        var b: String
+
+        @Flag(help: "Print {pairs, unpaired, rows: [{pattern, profile, metric, a, b, difference}]} as JSON.")
+        var json = false
+
+        @OptionGroup var logging: LoggingOptions
+
+        func run() async throws {
+            logging.bootstrap()
+            try await CLIOutput.run("feed sweep compare") {
+                let (first, second) = (SweepFolder(a), SweepFolder(b))
+                let comparison = try await BlockingPool.shared.run { () -> SweepFolderComparison in
+                    let matrix = try first.loadMatrix(), other = try second.loadMatrix()
+                    guard matrix.id == other.id else {
+                        throw ReelError(.invalidInput, "'\(first.path)' and '\(second.path)' hold different sweeps (\(matrix.id), \(other.id)): compare one matrix run twice")
+                    }
+                    return SweepFolderComparison(matrix: matrix, a: try first.results(matrix).summaries, b: try second.results(other).summaries)
+                }
+                if json {
+                    print(JSONWriter.pretty(try JSONValue(encoding: comparison)))
+                    return
+                }
+                print(Self.text(comparison))
+            }
+        }
+
+        static func text(_ comparison: SweepFolderComparison) -> String {
+            var lines = ["\(comparison.pairs) cells in both, \(comparison.unpaired.count) in one only"]
+            for row in comparison.rows {
+                guard let metric = SweepMetric.named(row.metric) else { continue }
+                let group = row.pattern ?? row.profile ?? "all"
+                let verdict = row.withinInterval.map { $0 ? "within" : "CHANGED" } ?? "too few"
+                lines.append("\(group) | \(metric.label): a \(SweepPage.interval(row.a, metric.unit)), b \(SweepPage.interval(row.b, metric.unit)), "
+                             + "b-a \(SweepPage.interval(row.difference, metric.unit)) \(verdict)")
+            }
             return lines.joined(separator: "\n")
         }
     }

@@ -26,11 +26,18 @@ struct ArchitectureTests {
                         "ReelSim", "ReelSplash", "ReelLaunch"],
         "reel": ["ReelCore", "ReelManifest", "ReelStore", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelReport", "ReelServer",
                  "ReelSim", "ReelHarness", "ReelSplash", "ReelLaunch"],
+        // The viewer: an app on the public API (engine, feed source, launch, the network stack), its
+        // SDL modules, and the harness only to serve the bundled samples (`harnessFiles`).
+        "reel-view": ["ReelCore", "ReelManifest", "ReelStore", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelSplash",
+                      "ReelLaunch", "ReelHarness", "CSDL2", "CSDL2TTF"],
     ]
+
+    /// The viewer's files that may use the harness: the session, which serves the samples with it.
+    static let harnessFiles: Set<String> = ["ViewerSession.swift"]
 
     /// Modules whose import is restricted to the layers `allowed` names.
     static let restricted: Set<String> = Set(allowed.keys)
-        .union(["CCurl", "CReelShims", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CRLottie", "GRDB"])
+        .union(["CCurl", "CReelShims", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CRLottie", "GRDB", "CSDL2", "CSDL2TTF"])
 
     static let sources = Fixtures.packageRoot.appendingPathComponent("Sources")
 
@@ -73,6 +80,34 @@ struct ArchitectureTests {
         }
         #expect(checked > 100, "found only \(checked) source files under \(Self.sources.path)")
         #expect(wrong.isEmpty, "imports against the ladder:\n\(wrong.joined(separator: "\n"))")
+    }
+
+    /// The viewer proves the public API is enough: it reaches the harness in one file (to serve the
+    /// samples), and nothing `package` of the engine's modules (a `package` symbol would compile,
+    /// being in the same package, so the import rule alone would not see it).
+    @Test func theViewerUsesThePublicAPIAndTheHarnessOnlyToServe() throws {
+        let files = Self.swiftFiles(under: Self.sources.appendingPathComponent("reel-view"))
+        #expect(files.count >= 5, "found only \(files.count) files of the viewer")
+        let harness = files.filter { Self.imports($0.text).contains("ReelHarness") }.map { URL(fileURLWithPath: $0.path).lastPathComponent }
+        #expect(Set(harness).isSubset(of: Self.harnessFiles), "the viewer uses the harness outside \(Self.harnessFiles): \(harness)")
+        // Package-level names of the engine an app cannot reach.
+        let packageOnly = ["send(", ".settled()", "FeedPerformers", "PlaybackPerformers", "FeedPlayer", "PictureShelf", "TraceDriver"]
+        var found: [String] = []
+        for file in files {
+            for name in packageOnly where file.text.contains(name) { found.append("\(file.path): \(name)") }
+        }
+        #expect(found.isEmpty, "the viewer uses what an app cannot: \(found)")
+    }
+
+    /// The `reel` CLI and the library stay headless: only the viewer's target links SDL.
+    @Test func onlyTheViewerDependsOnSDL() throws {
+        let manifest = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        for target in Self.allowed.keys.sorted() {
+            let start = try #require(manifest.range(of: "name: \"\(target)\",\n"), "no target \(target) in Package.swift")
+            let end = try #require(manifest.range(of: "swiftSettings", range: start.upperBound..<manifest.endIndex))
+            let linksSDL = manifest[start.upperBound..<end.lowerBound].contains("CSDL2")
+            #expect(linksSDL == (target == "reel-view"), "\(target) \(linksSDL ? "depends" : "does not depend") on SDL")
+        }
     }
 
     @Test func theEngineTargetDoesNotDependOnTheSimulatorOrSwiftNIO() throws {

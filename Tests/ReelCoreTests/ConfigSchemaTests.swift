@@ -99,7 +99,8 @@ struct ConfigSchemaTests {
     @Test("code reads only declared keys")
     func codeReadsDeclaredKeys() throws {
         let members: Set<String> = ["appVersion", "flatValues", "flatJSON", "consistencyProblems"]
-        let pattern = try NSRegularExpression(pattern: #"\bconfig\.((?:[a-z][A-Za-z0-9]*\.)*[a-z][A-Za-z0-9]*)\b(?!\s*\()"#)
+        // A file name such as "splash-config.json" is no read.
+        let pattern = try NSRegularExpression(pattern: #"(?<![-/])\bconfig\.((?:[a-z][A-Za-z0-9]*\.)*[a-z][A-Za-z0-9]*)\b(?!\s*\()"#)
         var chains = 0
         for file in try swiftFiles(under: "Sources") {
             let text = try String(contentsOfFile: file, encoding: .utf8)

@@ -7,20 +7,22 @@ import ReelNet
 
 /// Players that answer at once on the engine's clock: a mount holds its first frame, a play shows
 /// it, a preview limit or the video's length elapses on the clock. For driving a `FeedEngine`
-/// on a manual clock; thumbnails load at once, and there is no cache to prefetch into.
+/// on a manual clock; thumbnails load at once, and there is no cache to prefetch into. With
+/// `picture`, every thumbnail is it and every player shows it once played (a screen's engine).
 struct FakePerformers: FeedPerformers {
     let clock: EngineClock
     /// Seconds every fake video lasts.
     var videoSeconds = 8.0
+    var picture: Picture?
     let made = Locked<[PlayerID: FakePlayer]>([:])
 
     func makePlayer(_ id: PlayerID, card: String, video: URL, report: @escaping @Sendable (SessionFetch) -> Void) -> any FeedPlayer {
-        let player = FakePlayer(card: card, url: video, clock: clock, seconds: videoSeconds)
+        let player = FakePlayer(card: card, url: video, clock: clock, seconds: videoSeconds, picture: picture)
         made.withLock { $0[id] = player }
         return player
     }
 
-    func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws {}
+    func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws -> Picture? { picture }
     func makePrefetch(onEvent: @escaping @Sendable (PrefetchEvent, FeedInput?) -> Void) -> FeedPrefetch? { nil }
     func decoders() async -> SessionSummary.Decoders { SessionSummary.Decoders() }
     var bandwidthMeter: BandwidthMeter? { nil }
@@ -36,6 +38,7 @@ final class FakePlayer: FeedPlayer {
     private let seconds: Double
     private let card: String
     private let url: URL
+    private let shownPicture: Picture?
     private struct State {
         var played = 0.0
         var since: Double?
@@ -45,9 +48,10 @@ final class FakePlayer: FeedPlayer {
     }
     private let state = Locked(State())
 
-    init(card: String, url: URL, clock: EngineClock, seconds: Double) {
+    init(card: String, url: URL, clock: EngineClock, seconds: Double, picture: Picture? = nil) {
         self.card = card
         self.url = url
+        shownPicture = picture
         self.clock = clock
         self.seconds = seconds
         (events, continuation) = AsyncStream.makeStream()
@@ -91,4 +95,7 @@ final class FakePlayer: FeedPlayer {
     }
 
     var buffered: Duration { .seconds(4) }
+
+    /// The picture once a play showed its first frame.
+    var picture: Picture? { state.withLock { $0.shown } ? shownPicture : nil }
 }

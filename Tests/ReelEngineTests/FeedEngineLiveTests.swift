@@ -22,12 +22,13 @@ struct FeedEngineLiveTests {
         let layout: FeedLayout
         let model: FeedModel
 
-        init(settings: [String] = []) throws {
+        init(settings: [String] = [], picture: Picture? = nil) throws {
             clock = EngineClock(manual)
             config = try ConfigResolver().resolve([.assignments(settings)]).config
             let catalog = try FeedCatalog.load(path: PackagePaths.samples.appendingPathComponent("video-feed.json").path)
             let source = CatalogFeedSource(catalog: catalog, baseURL: PackagePaths.samples, config: config)
-            engine = FeedEngine(config: config, source: source, clock: clock, performers: FakePerformers(clock: clock))
+            engine = FeedEngine(config: config, source: source, clock: clock,
+                                performers: FakePerformers(clock: clock, picture: picture))
             var controller = FeedController(config: config)
             for page in FeedAPI(catalog: catalog, config: config).pages(limit: 30) { _ = controller.receive(page, at: 0) }
             layout = controller.layout

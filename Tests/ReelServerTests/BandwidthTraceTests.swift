@@ -95,4 +95,23 @@ struct BandwidthTraceTests {
         let trace = try BandwidthTrace.load(path: PackagePaths.samples.appendingPathComponent("bandwidth/\(name)").path)
         #expect(trace.length >= 30)
     }
+
+    /// The format of Pensieve's cooked traces, Norway HSDPA, FCC and the MMGC 2022 challenge:
+    /// `seconds Mbps`, fractional; the latency comes from the profile (`trace:FILE@80ms`).
+    @Test func secondsAndMegabitsAreReadWithTheProfilesLatency() throws {
+        let folder = try makeScratchFolder("reel-mbps-trace")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("bus_1.log")
+        try Data("0.0 1.5\n0.5 0.75\n1.0 2\n".utf8).write(to: file)
+        let profile = try NetworkProfile.parse("trace:\(file.path)@80ms")
+        let trace = try #require(profile.trace)
+        #expect(trace.steps.map(\.kbps) == [1500, 750, 2000])
+        #expect(trace.steps.allSatisfy { $0.latencyMilliseconds == 80 })
+        // Without the suffix, no latency; a whole-number file stays kbps.
+        #expect(try NetworkProfile.parse("trace:\(file.path)").trace?.steps.first?.latencyMilliseconds == 0)
+        #expect(try BandwidthTrace.parse("0 8000 50\n10 1000\n", name: "kbps").steps.map(\.kbps) == [8000, 1000])
+        #expect(try BandwidthTrace.parse("# unit: mbps\n0 2\n1 3\n", name: "said").steps.map(\.kbps) == [2000, 3000])
+        #expect(throws: ReelError.self) { try BandwidthTrace.parse("0.0 1.5 80\n", name: "three fields") }
+        #expect(throws: ReelError.self) { try NetworkProfile.parse("trace:\(file.path)@99999ms") }
+    }
 }

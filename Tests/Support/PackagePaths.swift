@@ -9,14 +9,20 @@ package enum PackagePaths {
     package static let samples = root.appendingPathComponent("Samples")
 
     /// The built `reel` executable next to the test bundle.
-    package static var reelBinary: URL {
+    package static var reelBinary: URL { builtProduct("reel") }
+
+    /// The built `reel-view` executable next to the test bundle.
+    package static var viewBinary: URL { builtProduct("reel-view") }
+
+    /// An executable product of the package, built beside the test bundle.
+    package static func builtProduct(_ name: String) -> URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         // `swift test` runs <build>/debug/ReelPackageTests.xctest; the tool sits beside it.
         for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("reel")
+            let candidate = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        return root.appendingPathComponent(".build/debug/reel")
+        return root.appendingPathComponent(".build/debug/\(name)")
     }
 }

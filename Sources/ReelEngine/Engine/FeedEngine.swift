@@ -14,6 +14,10 @@ import ReelNet
 /// decoder pool do their blocking work on theirs. Time is the injected clock's (continuous by
 /// default; a manual one in tests).
 ///
+/// A screen reads what it draws without waiting for the engine: `snapshot` (layout, each card's
+/// state, stage and play, the running totals), and, for an engine made with `pictures`, each
+/// playing card's latest decoded `picture(card:)` and each card's `thumbnail(card:)`.
+///
 ///     let engine = FeedEngine(stack: stack, source: source, config: config)
 ///     engine.show()
 ///     engine.scroll(to: 900)
@@ -46,6 +50,12 @@ public actor FeedEngine {
     private var monitor: Task<Void, Never>?
     private var closeWaiters: [CheckedContinuation<SessionOutcome, Never>] = []
     private var outcome: SessionOutcome?
+    /// The snapshot as the engine builds it, and the newest one given to screens.
+    private var building: FeedSnapshot
+    private let latest: Locked<FeedSnapshot>
+    /// The mounted players by card, and the decoded thumbnails, for screens.
+    private let screenPlayers = Locked<[String: (id: PlayerID, player: any FeedPlayer)]>([:])
+    private let thumbnails = Locked(PictureShelf(capacity: 64))
 
     /// What reaches the engine's loop, in order.
     enum Input: Sendable {
@@ -68,12 +78,15 @@ public actor FeedEngine {
 
     /// An engine for `config` showing `source`'s feed on `screen` (default: `device.screenWidth`
     /// x `device.screenHeight`), reading through `factory` (cache-backed normally: `cacheFactory`
-    /// when it is, for prefetch).
+    /// when it is, for prefetch). With `pictures` it keeps what a screen draws: the picture each
+    /// player presented last (`picture(card:)`) and the thumbnails decoded (`thumbnail(card:)`);
+    /// a headless session leaves it off and decodes nothing it would not show.
     public init(config: ReelConfig, source: any FeedSource, factory: any DataSourceFactory, cacheFactory: CacheDataSourceFactory?,
-                screen: Size? = nil, clock: EngineClock = .continuous) {
+                screen: Size? = nil, clock: EngineClock = .continuous, pictures: Bool = false) {
         let threadName = "reel.player.f\(Self.made.withLock { $0 += 1; return $0 })"
         self.init(config: config, source: source, screen: screen, clock: clock, threadName: threadName,
-                  performers: PlaybackPerformers(config: config, factory: factory, cacheFactory: cacheFactory, threadName: threadName))
+                  performers: PlaybackPerformers(config: config, factory: factory, cacheFactory: cacheFactory, threadName: threadName,
+                                                 pictures: pictures))
     }
 
     /// An engine reading through `stack` (its cache, when it has one, for prefetch too), with the
@@ -92,6 +105,8 @@ public actor FeedEngine {
         self.threadName = threadName
         let parameters = FeedCoordinator.Parameters(config: config, baseURL: source.baseURL, hasCache: performers.hasCache)
         coordinator = FeedCoordinator(config: config, parameters: parameters, screen: screen)
+        building = FeedSnapshot(layout: coordinator.controller.layout, model: coordinator.controller.model)
+        latest = Locked(building)
         (inbox, sink) = AsyncStream.makeStream(of: Input.self)
         (events, published) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(65_536))
         let sink = self.sink
@@ -146,6 +161,21 @@ public actor FeedEngine {
 
     // MARK: - Output
 
+    /// What a screen draws, as of the last input the engine took in (final once closed).
+    public nonisolated var snapshot: FeedSnapshot { latest.withLock { $0 } }
+
+    /// The picture `card`'s player presented last, while the card is mounted (nil before its
+    /// first frame, and unless the engine was made with `pictures`).
+    public nonisolated func picture(card: String) -> Picture? {
+        screenPlayers.withLock { $0[card]?.player }?.picture
+    }
+
+    /// `card`'s thumbnail (a merch card's image), decoded, once loaded (with `pictures`; the 64
+    /// used last are kept, a few screens' worth).
+    public nonisolated func thumbnail(card: String) -> Picture? {
+        thumbnails.withLock { $0.take(card) }
+    }
+
     /// The summary of the session so far (final once closed).
     public func summary() async -> SessionSummary {
         if let outcome { return outcome.summary }
@@ -179,6 +209,7 @@ public actor FeedEngine {
                 if ledger == nil { ledger = await stopEverything() }
             } else {
                 await process(input)
+                publish()
             }
         }
         // Everything the players, data sources and prefetcher reported has been taken in.
@@ -207,6 +238,7 @@ public actor FeedEngine {
             record(.error(card: card.map { CardID($0) }, message: message))
         case .monitor:
             recorder.sample()
+            building.totals.decoders = await performers.decoders()
             guard coordinator.phase != .closed else { return }
             var buffers: [PlayerID: Int] = [:]
             for (id, player) in players { buffers[id] = Int(player.buffered.seconds * 1000) }
@@ -243,10 +275,12 @@ public actor FeedEngine {
                 sink.yield(.workDone(id))
             }
         case .loadThumbnail(let card, let url):
-            let (performers, sink) = (self.performers, self.sink)
+            let (performers, sink, thumbnails) = (self.performers, self.sink, self.thumbnails)
             spawn {
                 do {
-                    try await performers.loadThumbnail(card: card, url: url) { sink.yield(.fetch($0)) }
+                    if let picture = try await performers.loadThumbnail(card: card, url: url, report: { sink.yield(.fetch($0)) }) {
+                        thumbnails.withLock { $0.put(card, picture) }
+                    }
                 } catch {
                     let reason = (error as? ReelError)?.description ?? "\(error)"
                     sink.yield(.failure(card: card, message: "thumbnail '\(url.absoluteString)': \(reason)"))
@@ -271,6 +305,9 @@ public actor FeedEngine {
             players[id]?.pause()
         case .unmount(let id):
             guard let player = players[id] else { return }
+            if let card = recorder.card(of: id) {
+                screenPlayers.withLock { if $0[card]?.id == id { $0[card] = nil } }
+            }
             let sink = self.sink
             spawn { sink.yield(.stopped(id, await player.stop())) }
         case .wake(let time):
@@ -289,6 +326,7 @@ public actor FeedEngine {
         let sink = self.sink
         let player = performers.makePlayer(id, card: card, video: video) { sink.yield(.fetch($0)) }
         players[id] = player
+        screenPlayers.withLock { $0[card] = (id, player) }
         recorder.mounted(id, card: card)
         spawn {
             for await event in player.events { sink.yield(.player(id, event)) }
@@ -317,6 +355,7 @@ public actor FeedEngine {
             record(.firstFrame(card: CardID(card), ttffMs: ttff.totalMs, phases: ttff))
             await coordinate(.player(id, .firstFrame))
         case .stalled:
+            building.cards[card, default: FeedSnapshot.Card()].stalled = true
             await coordinate(.player(id, .stalled))
         case .rebuffered(let waited):
             record(.stall(card: CardID(card), ms: waited.seconds * 1000))
@@ -361,7 +400,23 @@ public actor FeedEngine {
     }
 
     private func record(_ kind: SessionEvent.Kind) {
+        building.apply(kind)
         published.yield(recorder.record(kind, at: clock.now()))
+    }
+
+    /// Gives screens what the last input changed: the layout and model, the offset, the cards,
+    /// the totals as counted.
+    private func publish() {
+        building.version += 1
+        building.phase = coordinator.phase
+        building.layout = coordinator.controller.layout
+        building.model = coordinator.controller.model
+        building.offset = coordinator.controller.visibility.offset
+        building.time = clock.now()
+        building.totals.networkBytes = recorder.networkBytes
+        building.totals.networkRequests = recorder.networkRequests
+        building.totals.bytesPlayed = recorder.bytesPlayed
+        latest.withLock { $0 = building }
     }
 
     // MARK: - The end
@@ -395,6 +450,8 @@ public actor FeedEngine {
         recorder.sample()
         let outcome = await currentOutcome(ledger: ledger)
         self.outcome = outcome
+        building.totals.decoders = outcome.summary.decoders
+        publish()
         published.finish()
         for waiter in closeWaiters { waiter.resume(returning: outcome) }
         closeWaiters = []

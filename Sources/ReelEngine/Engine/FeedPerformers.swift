@@ -16,6 +16,12 @@ package protocol FeedPlayer: Sendable {
     func stop() async -> PlayerReport
     /// Media it holds ahead of the screen.
     var buffered: Duration { get }
+    /// The picture it presented last, when it keeps pictures for a screen.
+    var picture: Picture? { get }
+}
+
+extension FeedPlayer {
+    package var picture: Picture? { nil }
 }
 
 extension Player: FeedPlayer {
@@ -27,8 +33,9 @@ extension Player: FeedPlayer {
 package protocol FeedPerformers: Sendable {
     /// A player for `card`'s `video`; `report` hears every resource it reads.
     func makePlayer(_ id: PlayerID, card: String, video: URL, report: @escaping @Sendable (SessionFetch) -> Void) -> any FeedPlayer
-    /// Fetches a thumbnail through the cache; `report` hears the read.
-    func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws
+    /// Fetches a thumbnail through the cache; `report` hears the read. Returns it decoded when
+    /// the session keeps pictures for a screen, nil otherwise.
+    func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws -> Picture?
     /// Prefetch for the session, nil without a cache to fill (or with prefetch off).
     func makePrefetch(onEvent: @escaping @Sendable (PrefetchEvent, FeedInput?) -> Void) -> FeedPrefetch?
     /// The decoder pool's counters.
@@ -40,22 +47,27 @@ package protocol FeedPerformers: Sendable {
 }
 
 /// The real performers: players with decoders from one `DecoderPool`, every read through the
-/// session's data sources (cache-backed normally), prefetch into that cache.
+/// session's data sources (cache-backed normally), prefetch into that cache. With `pictures`,
+/// players keep the picture they presented last and thumbnails come back decoded, for a screen.
 package struct PlaybackPerformers: FeedPerformers {
     let config: ReelConfig
     let factory: any DataSourceFactory
     let cacheFactory: CacheDataSourceFactory?
     let pool: DecoderPool
     let playerOptions: PlayerOptions
+    let pictures: Bool
 
     /// `threadName` tags the players' threads (`DedicatedThread.running(prefix:)`).
-    package init(config: ReelConfig, factory: any DataSourceFactory, cacheFactory: CacheDataSourceFactory?, threadName: String) {
+    package init(config: ReelConfig, factory: any DataSourceFactory, cacheFactory: CacheDataSourceFactory?, threadName: String,
+                 pictures: Bool = false) {
         self.config = config
         self.factory = factory
         self.cacheFactory = cacheFactory
+        self.pictures = pictures
         pool = DecoderPool(config: config)
         var options = PlayerOptions(config: config)
         options.threadName = threadName
+        options.keepsPicture = pictures
         playerOptions = options
     }
 
@@ -64,9 +76,13 @@ package struct PlaybackPerformers: FeedPerformers {
         return Player(card: card, input: video, factory: reporting, pool: pool, options: playerOptions)
     }
 
-    package func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws {
+    package func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws -> Picture? {
         let reporting = ReportingDataSourceFactory(base: factory, origin: .thumbnail, card: card, player: nil, report: report)
-        _ = try await BlockingPool.shared.run { try reporting.fetch(DataSpec(url: url, kind: .image), limit: 16 << 20) }
+        let pictures = self.pictures
+        return try await BlockingPool.shared.run {
+            let bytes = try reporting.fetch(DataSpec(url: url, kind: .image), limit: 16 << 20)
+            return pictures ? try Picture.image(bytes, name: url.absoluteString) : nil
+        }
     }
 
     package func makePrefetch(onEvent: @escaping @Sendable (PrefetchEvent, FeedInput?) -> Void) -> FeedPrefetch? {

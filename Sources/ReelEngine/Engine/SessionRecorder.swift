@@ -10,9 +10,16 @@ package struct SessionRecorder: Sendable {
     package private(set) var events: [SessionEvent] = []
     package private(set) var warnings: [String] = []
     private var lastEventTime = 0.0
-    private var fetches: [SessionFetch] = []
-    /// Players by number: their card, whether they were told to play, their report once stopped.
-    private var players: [PlayerID: (card: String, played: Bool, report: PlayerReport?)] = [:]
+    /// Players by number: their card, whether they were told to play, the bytes they read for
+    /// playback, their report once stopped.
+    private var players: [PlayerID: (card: String, played: Bool, bytes: Int64, report: PlayerReport?)] = [:]
+    /// The reads so far: bytes read, of them from the cache, and what came from the network.
+    private var readBytes: Int64 = 0
+    private var cachedBytes: Int64 = 0
+    private(set) var networkRequests = 0
+    private(set) var networkBytes: Int64 = 0
+    /// Bytes the players that were told to play read for playback.
+    private(set) var bytesPlayed: Int64 = 0
     private var peakRSSMB = 0.0
     private var peakThreads = 0
     package var playerThreadsLeft = 0
@@ -30,11 +37,30 @@ package struct SessionRecorder: Sendable {
 
     package mutating func warn(_ warning: String) { warnings.append(warning) }
 
-    package mutating func fetched(_ fetch: SessionFetch) { fetches.append(fetch) }
+    /// Counts a read: its bytes, what the cache served, what the network did, and a player's
+    /// playback bytes (played bytes once it is told to play).
+    package mutating func fetched(_ fetch: SessionFetch) {
+        let metrics = fetch.metrics
+        readBytes += metrics.bytes
+        cachedBytes += min(metrics.cacheHitBytes, metrics.bytes)
+        if metrics.bytes > metrics.cacheHitBytes || !metrics.cacheHit {
+            networkRequests += 1
+            networkBytes += metrics.bytes - metrics.cacheHitBytes
+        }
+        if fetch.origin == .playback, let player = fetch.player, let record = players[player] {
+            players[player]?.bytes += metrics.bytes
+            if record.played { bytesPlayed += metrics.bytes }
+        }
+    }
 
-    package mutating func mounted(_ player: PlayerID, card: String) { players[player] = (card, false, nil) }
+    package mutating func mounted(_ player: PlayerID, card: String) { players[player] = (card, false, 0, nil) }
 
-    package mutating func played(_ player: PlayerID) { players[player]?.played = true }
+    /// The player is told to play: what it read counts as played from now on, and so far.
+    package mutating func played(_ player: PlayerID) {
+        guard let record = players[player], !record.played else { return }
+        players[player]?.played = true
+        bytesPlayed += record.bytes
+    }
 
     package mutating func stopped(_ player: PlayerID, report: PlayerReport) { players[player]?.report = report }
 
@@ -47,7 +73,7 @@ package struct SessionRecorder: Sendable {
     }
 
     /// The events and the summary: counted from the events (plays, TTFF, stalls, errors), the
-    /// players' reports (frames), the reads (bytes played, cache hits), the prefetch ledger (with
+    /// players' reports (frames), the reads as counted (bytes played, cache hits), the prefetch ledger (with
     /// its waste by why, from `unread`), the decoder pool and the samples. The CDN's bill is for
     /// whoever ran the CDN to add.
     package func outcome(ledger: FeedPrefetch.Ledger, decoders: SessionSummary.Decoders, bandwidth: BandwidthEstimate?,
@@ -56,20 +82,8 @@ package struct SessionRecorder: Sendable {
         let numbers = players.keys.sorted()
         let reports = numbers.compactMap { players[$0]?.report }
         summary.frames = reports.reduce(0) { $0 + $1.frames }
-        var read: Int64 = 0, fromCache: Int64 = 0, networkRequests = 0, networkBytes: Int64 = 0
-        for fetch in fetches {
-            let metrics = fetch.metrics
-            read += metrics.bytes
-            fromCache += min(metrics.cacheHitBytes, metrics.bytes)
-            if metrics.bytes > metrics.cacheHitBytes || !metrics.cacheHit {
-                networkRequests += 1
-                networkBytes += metrics.bytes - metrics.cacheHitBytes
-            }
-            if fetch.origin == .playback, let player = fetch.player, players[player]?.played == true {
-                summary.bytesPlayed += metrics.bytes
-            }
-        }
-        summary.cacheHitRatio = read == 0 ? 0 : Double(fromCache) / Double(read)
+        summary.bytesPlayed = bytesPlayed
+        summary.cacheHitRatio = readBytes == 0 ? 0 : Double(cachedBytes) / Double(readBytes)
         summary.prefetch.fetchedBytes = ledger.fetchedBytes
         summary.prefetch.usedBytes = ledger.usedBytes
         summary.prefetch.wastedBytes = ledger.wastedBytes

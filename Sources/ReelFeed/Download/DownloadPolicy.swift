@@ -87,10 +87,13 @@ public struct VideoState: Sendable {
     public var retention: [Double]?
     /// The chance the user reaches this video at all (1 for the playing one); nil when unknown.
     public var reachProbability: Double?
+    /// Times its play ran dry after it started (waiting for the first frame is not a stall): an
+    /// adaptive rule steps down after one, as `ABRPolicy` does.
+    public var stalls: Int
 
     public init(id: String, distance: Int, isPlaying: Bool, playhead: Double, downloaded: Int, downloadedVariants: [Int],
                 segmentDurations: [Double], bitrates: [Int], sizes: [[Int]], retention: [Double]? = nil,
-                reachProbability: Double? = nil) {
+                reachProbability: Double? = nil, stalls: Int = 0) {
         self.id = id
         self.distance = distance
         self.isPlaying = isPlaying
@@ -102,6 +105,7 @@ public struct VideoState: Sendable {
         self.sizes = sizes
         self.retention = retention
         self.reachProbability = reachProbability
+        self.stalls = stalls
     }
 
     /// Media seconds downloaded ahead of the playhead.

@@ -30,6 +30,8 @@ package struct SweepRun: Sendable {
     /// Cancelled to stop the sweep (Ctrl-C): no cell starts after it, the running ones stop
     /// and are not recorded (a later run starts them again); finished cells stay.
     package var stop: Cancellation?
+    /// The real engine in real time, or the simulation in virtual time.
+    package var engine = FeedRunEngine.real
 
     package init(matrix: SweepMatrix, folder: SweepFolder, catalog: FeedCatalog, served: URL, sources: [ConfigSource],
                 faults: FaultInjection, screen: Size?) {
@@ -169,6 +171,7 @@ package struct SweepRun: Sendable {
             let config = try ConfigResolver().resolve(origin.defaultLayers + sources + extra).config
             var request = FeedRunRequest(catalog: catalog, trace: trace, origin: origin, screen: screen ?? Size(screenOf: config))
             request.stop = stop
+            request.engine = engine
             let result = try await FeedRun.run(request, config: config, title: "\(cell.setting) · \(cell.trace) · \(cell.profile)")
             if result.interrupted { return nil }
             try await write(cell, result)

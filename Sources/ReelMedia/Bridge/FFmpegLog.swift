@@ -25,6 +25,12 @@ final class FFmpegLog {
         return true
     }()
 
+    /// Sends FFmpeg's log to `reel.ffmpeg` from now on (once per process), for FFmpeg work outside
+    /// a playback (encoding a movie, decoding an image) that would otherwise print to stderr.
+    static func install() {
+        _ = installed
+    }
+
     /// Runs `body` with FFmpeg's log lines from this thread going into `self`.
     func capture<T>(_ body: () throws -> T) rethrows -> T {
         _ = Self.installed

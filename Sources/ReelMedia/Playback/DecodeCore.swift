@@ -11,6 +11,8 @@ import ReelNet
 struct DecodeCore {
     let timeBase: AVRational
     let hashes: Bool
+    /// Hand each frame to the renderer with its picture (`PlayerOptions.keepsPicture`).
+    let pictures: Bool
     let thumbnailPath: String?
     let onFrameHash: (@Sendable (FrameHash) -> Void)?
     /// Stop after this many video frames.
@@ -50,11 +52,12 @@ struct DecodeCore {
     private let frame = Frame()
     private var decodeSpent: Duration = .zero
 
-    init(timeBase: AVRational, maxFrames: Int? = nil, hashes: Bool = false, thumbnailPath: String? = nil,
+    init(timeBase: AVRational, maxFrames: Int? = nil, hashes: Bool = false, pictures: Bool = false, thumbnailPath: String? = nil,
          onFrameHash: (@Sendable (FrameHash) -> Void)? = nil) {
         self.timeBase = timeBase
         self.maxFrames = maxFrames
         self.hashes = hashes
+        self.pictures = pictures
         self.thumbnailPath = thumbnailPath
         self.onFrameHash = onFrameHash
     }
@@ -172,6 +175,7 @@ struct DecodeCore {
         }
         decodeMs.append(decodeSpent.milliseconds)
         frames += 1
-        renderer.submit(pts: seconds, width: size.width, height: size.height)
+        renderer.submit(pts: seconds, width: size.width, height: size.height,
+                        picture: pictures ? Picture(referencing: frame, time: seconds) : nil)
     }
 }

@@ -155,6 +155,12 @@ public final class Player: Sendable {
         return status
     }
 
+    /// The picture presented last, with `options.keepsPicture` (nil before the first frame is
+    /// shown): what a screen shows of this card, a paused one's last frame included.
+    public var picture: Picture? {
+        shared.withLock { $0.renderer }?.picture
+    }
+
     // MARK: - Driver
 
     /// Runs the player's life: wait to be started, open, take a decoder, then decode whenever told
@@ -194,7 +200,7 @@ public final class Player: Sendable {
         let queue = PacketQueue(frameInterval: opened.frameInterval, prepared: !control.current.wantsPlay)
         let session = PlayerDecodeSession(
             queue: queue, renderer: renderer, control: control, ticket: ticket, policy: options.buffer,
-            stream: opened.stream, hashes: options.frameHashes, onFrameHash: onFrameHash,
+            stream: opened.stream, hashes: options.frameHashes, pictures: options.keepsPicture, onFrameHash: onFrameHash,
             onFirstFrame: { [weak self] instant in self?.firstFrame(at: instant) },
             onStall: { [weak self] in self?.stalled() },
             onResume: { [weak self] waited in self?.emit(.rebuffered(waited)) })

@@ -39,7 +39,8 @@ final class PlayerDecodeSession: @unchecked Sendable {
     private let onResume: @Sendable (Duration) -> Void
 
     init(queue: PacketQueue, renderer: HeadlessRenderer, control: PlayerControl, ticket: DecoderTicket,
-         policy: BufferPolicy, stream: StreamParameters, hashes: Bool, onFrameHash: (@Sendable (FrameHash) -> Void)?,
+         policy: BufferPolicy, stream: StreamParameters, hashes: Bool, pictures: Bool = false,
+         onFrameHash: (@Sendable (FrameHash) -> Void)?,
          onFirstFrame: @escaping @Sendable (ContinuousClock.Instant) -> Void, onStall: @escaping @Sendable () -> Void,
          onResume: @escaping @Sendable (Duration) -> Void = { _ in }) {
         self.queue = queue
@@ -48,7 +49,7 @@ final class PlayerDecodeSession: @unchecked Sendable {
         self.ticket = ticket
         self.policy = policy
         self.timeBase = stream.timeBase
-        self.core = DecodeCore(timeBase: stream.timeBase, hashes: hashes, onFrameHash: onFrameHash)
+        self.core = DecodeCore(timeBase: stream.timeBase, hashes: hashes, pictures: pictures, onFrameHash: onFrameHash)
         self.onFirstFrame = onFirstFrame
         self.onStall = onStall
         self.onResume = onResume

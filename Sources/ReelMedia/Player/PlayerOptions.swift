@@ -19,6 +19,8 @@ public struct PlayerOptions: Sendable {
     public var preroll = false
     /// Hash every decoded frame (the `ffmpeg -f framemd5` hash) for `onFrameHash`.
     public var frameHashes = false
+    /// Keep the picture the renderer presented last (`Player.picture`), for a screen to show.
+    public var keepsPicture = false
     /// The name of the demuxer's thread, before `.<card>`: an owner running several players tags
     /// its own to tell them apart (`DedicatedThread.running(prefix:)`).
     public var threadName = "reel.player"

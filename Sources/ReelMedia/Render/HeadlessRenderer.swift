@@ -1,7 +1,8 @@
 import Foundation
 import ReelCore
 
-/// A decoded video frame as the renderer sees it: no pixels, only timing.
+/// A decoded video frame as the renderer sees it: its timing, and its picture when the player
+/// keeps pictures for a screen.
 public struct RenderedFrame: Sendable {
     /// Presentation time in seconds.
     public var pts: Double
@@ -9,14 +10,17 @@ public struct RenderedFrame: Sendable {
     public var arrivedAt: Duration
     public var width: Int
     public var height: Int
+    /// The decoded picture, when kept (`PlayerOptions.keepsPicture`).
+    public var picture: Picture?
 }
 
 /// Shows decoded frames without a screen, paced on a `FrameClock`: in real time on a thread of
 /// its own (frames queue up ahead of their due time, bounded), or at once in fast mode on the
 /// caller's thread, judged on the media's own timeline. It never blocks the decoder longer than
-/// its queue is full.
-// @unchecked Sendable: `queue`, `finished` and `pacer` are guarded by `condition`; the render
-// thread and the decoder's thread take it for every access.
+/// its queue is full. Frames handed over with their picture leave the one presented last in
+/// `picture`, for a screen to draw.
+// @unchecked Sendable: `queue`, `finished`, `pacer` and `presented` are guarded by `condition`;
+// the render thread, the decoder's thread and a screen's readers take it for every access.
 public final class HeadlessRenderer: @unchecked Sendable {
     public enum Mode: Sendable { case realTime, fast }
 
@@ -38,6 +42,8 @@ public final class HeadlessRenderer: @unchecked Sendable {
     private var lastShown: Duration?
     /// Timestamps of the first and the last frame shown, for the playhead.
     private var shownPTS: (first: Double, last: Double)?
+    /// The picture of the frame presented last, when frames come with theirs.
+    private var presented: Picture?
 
     /// `interval` is the nominal frame duration (1/fps) used to judge drops.
     public init(mode: Mode, clock: any FrameClock = MonotonicFrameClock(), capacity: Int = 8,
@@ -51,10 +57,11 @@ public final class HeadlessRenderer: @unchecked Sendable {
         }
     }
 
-    /// Hands a frame over; in real-time mode blocks while the queue is full (but not while paused:
-    /// a paused player's last frame goes into the queue at once).
-    public func submit(pts: Double, width: Int, height: Int) {
-        let frame = RenderedFrame(pts: pts, arrivedAt: clock.now(), width: width, height: height)
+    /// Hands a frame over, with its picture for `picture` when kept; in real-time mode blocks
+    /// while the queue is full (but not while paused: a paused player's last frame goes into the
+    /// queue at once).
+    public func submit(pts: Double, width: Int, height: Int, picture: Picture? = nil) {
+        let frame = RenderedFrame(pts: pts, arrivedAt: clock.now(), width: width, height: height, picture: picture)
         condition.lock()
         defer { condition.unlock() }
         switch mode {
@@ -68,7 +75,7 @@ public final class HeadlessRenderer: @unchecked Sendable {
             guard case .present(let due) = decision else { return }
             pacer.presented(due: due, shownAt: due)
             fastClock = due
-            note(shownAt: due, pts: frame.pts)
+            note(shownAt: due, pts: frame.pts, picture: frame.picture)
         case .realTime:
             while queue.count >= capacity && !finished && !paused { condition.wait() }
             queue.append(frame)
@@ -147,7 +154,16 @@ public final class HeadlessRenderer: @unchecked Sendable {
         return shownPTS.map { .seconds(max(0, $0.last - $0.first)) }
     }
 
-    private func note(shownAt: Duration, pts: Double) {
+    /// The picture of the frame presented last (nil before the first, or when frames come
+    /// without pictures): what a screen shows of this video now, a paused one's included.
+    public var picture: Picture? {
+        condition.lock()
+        defer { condition.unlock() }
+        return presented
+    }
+
+    private func note(shownAt: Duration, pts: Double, picture: Picture?) {
+        if let picture { presented = picture }
         if firstShown == nil { firstShown = shownAt }
         lastShown = shownAt
         shownPTS = (shownPTS?.first ?? pts, max(shownPTS?.last ?? pts, pts))
@@ -169,7 +185,7 @@ public final class HeadlessRenderer: @unchecked Sendable {
             let shownAt = clock.now()
             condition.lock()
             pacer.presented(due: due, shownAt: shownAt)
-            note(shownAt: shownAt, pts: frame.pts)
+            note(shownAt: shownAt, pts: frame.pts, picture: frame.picture)
         }
         drained = true
         condition.broadcast()

@@ -54,8 +54,12 @@ struct SimPlayer {
     var switches: [ABRReport.Switch] = []
     var ttff: TTFFBreakdown?
 
-    /// Media seconds downloaded.
-    var downloadedMedia: Double { stream.map { $0.segmentDurations.prefix(downloaded).reduce(0, +) } ?? 0 }
+    /// Media seconds of the segment on its way that have arrived (its bytes so far, as a share
+    /// of its play time): a demuxer reads a segment as it arrives.
+    var partial = 0.0
+
+    /// Media seconds downloaded: whole segments and what arrived of the next.
+    var downloadedMedia: Double { (stream.map { $0.segmentDurations.prefix(downloaded).reduce(0, +) } ?? 0) + partial }
 
     /// Media seconds downloaded ahead of the playhead.
     var buffered: Double { max(0, downloadedMedia - playhead) }
@@ -68,6 +72,9 @@ struct SimPlayer {
 extension FeedSimulation {
     /// Frames per second of the bundled media, for the frame counts of the reports.
     static let framesPerSecond = 30.0
+    /// How close the playhead may come to what arrived of a segment still on its way before the
+    /// player counts as run dry: its timers look again no more often than this.
+    static let dryGrain = 0.02
 
     func mount(_ id: PlayerID, card: String, video: URL) {
         let stream = models.media.streams[video.absoluteString]
@@ -150,6 +157,7 @@ extension FeedSimulation {
         case .segments:
             player.fetching = false
             player.downloaded += 1
+            player.partial = 0
             players[id] = player
             if !player.opened { playerFirstBytes(id, key: key) }
             advancePlayhead(id)
@@ -278,8 +286,21 @@ extension FeedSimulation {
         inbox.append(.player(id, .stopped))
     }
 
+    /// How much of the segment on its way has arrived, as media seconds.
+    func refreshPartial(_ id: PlayerID) {
+        guard var player = players[id], let stream = player.stream else { return }
+        player.partial = 0
+        if player.fetching, player.step == .segments, let key = player.currentKey, let transfer = inFlight[key],
+           let info = transfers[transfer], info.total > 0, stream.segmentDurations.indices.contains(player.downloaded) {
+            let arrived = Double(link.received(transfer) + info.offset) / Double(info.total)
+            player.partial = min(1, arrived) * stream.segmentDurations[player.downloaded]
+        }
+        players[id] = player
+    }
+
     /// Moves a playing player's playhead to now (not past what arrived, nor the end).
     func advancePlayhead(_ id: PlayerID) {
+        refreshPartial(id)
         guard var player = players[id] else { return }
         if player.moves {
             let limit = min(player.downloadedMedia, player.duration)
@@ -344,30 +365,35 @@ extension FeedSimulation {
                 players[id]?.ended = true
                 players[id]?.playing = false
                 inbox.append(.player(id, .ended))
-            } else if player.playhead >= player.downloadedMedia - 1e-9, !player.isComplete {
+            } else if player.playhead >= player.downloadedMedia - Self.dryGrain, !player.isComplete {
                 players[id]?.stalledSince = now
                 players[id]?.rebuffers += 1
                 inbox.append(.player(id, .stalled))
             }
         }
+        resumeIfRefilled(id)
         readAhead(id)
         reschedule(id)
     }
 
     /// Puts the player's next due time on the agenda (older ones become stale).
     func reschedule(_ id: PlayerID) {
+        refreshPartial(id)
         guard var player = players[id], !player.stopped else { return }
         player.version += 1
         var due: [Double] = []
         if let decode = player.decodeDue { due.append(decode) }
         if let first = player.firstFrameDue, player.playing { due.append(first) }
+        // A stalled player on a segment still arriving looks again for the watermark.
+        if player.stalledSince != nil, player.fetching { due.append(now + 0.05) }
         if player.moves {
             let ahead = player.downloadedMedia - player.playhead
             if let limit = player.previewLimit, !player.previewReported { due.append(player.clock + max(0, limit - player.playhead)) }
             if player.isComplete {
                 due.append(player.clock + max(0, player.duration - player.playhead))
             } else {
-                due.append(player.clock + max(0, ahead))
+                // More arrives while a segment is on its way: look again as the playhead nears it.
+                due.append(player.clock + (player.fetching ? max(Self.dryGrain, ahead - Self.dryGrain) : max(0, ahead)))
                 // Just past the low watermark, so the buffer is below it when the timer fires.
                 if !player.fetching, !player.reading { due.append(player.clock + max(0, ahead - buffer.minBuffer.seconds) + 1e-4) }
             }

@@ -296,8 +296,8 @@ package final class FeedSimulation {
         transfer.marks.removeAll { $0.reader == reader }
         if transfer.owner == reader {
             if transfer.joiners.isEmpty {
-                let received = link.cancel(id)
-                cdnBytes += Int64(received)
+                let (received, sent) = link.cancelWithOvershoot(id)
+                cdnBytes += Int64(sent)
                 transfers[id] = nil
                 inFlight[key] = nil
                 entries[key]?.stored = transfer.offset + received

@@ -67,8 +67,20 @@ package struct SimLink: Sendable {
     /// Drops a transfer; returns the body bytes it had received.
     @discardableResult
     package mutating func cancel(_ id: Int) -> Int {
-        guard let transfer = transfers.removeValue(forKey: id) else { return 0 }
-        return Int((Double(transfer.bytes) - transfer.remaining).rounded(.down))
+        cancelWithOvershoot(id).received
+    }
+
+    /// Drops a transfer: the body bytes it had received, and those the server had sent by the
+    /// time the cancel reached it (up to its share of the link over one latency: the bytes in
+    /// flight, which the CDN bills though nobody reads them).
+    package mutating func cancelWithOvershoot(_ id: Int) -> (received: Int, sent: Int) {
+        let flowing = transfers.values.filter { $0.flowsAt <= now }.count
+        guard let transfer = transfers.removeValue(forKey: id) else { return (0, 0) }
+        let received = Int((Double(transfer.bytes) - transfer.remaining).rounded(.down))
+        guard transfer.flowsAt <= now else { return (received, received) }
+        let start = Self.nanoseconds(now), end = Self.nanoseconds(now + latency(at: now))
+        let share = (schedule.carried(between: start, and: end) ?? transfer.remaining) / Double(max(1, flowing))
+        return (received, received + Int(min(transfer.remaining, share).rounded(.down)))
     }
 
     /// Body bytes the transfer has received so far.
@@ -89,9 +101,18 @@ package struct SimLink: Sendable {
         return next
     }
 
-    /// Moves the link to `time` (not past `nextEvent()`), sharing what it carries evenly among
-    /// the flowing bodies, and returns what happened, in transfer order.
+    /// Moves the link to `time`, sharing what it carries evenly among the flowing bodies (the set
+    /// changes at each event on the way), and returns what happened, in time order.
     package mutating func advance(to time: Double) -> [Event] {
+        var events: [Event] = []
+        while let next = nextEvent(), next < time {
+            events += step(to: next)
+        }
+        return events + step(to: time)
+    }
+
+    /// Moves to `time`, which is not past `nextEvent()`: the flowing bodies stay the same.
+    private mutating func step(to time: Double) -> [Event] {
         guard time > now else { return collect() }
         let flowing = transfers.values.filter { $0.flowsAt <= now }.map(\.id)
         if !flowing.isEmpty {

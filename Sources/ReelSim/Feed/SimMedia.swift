@@ -17,6 +17,17 @@ package struct SimStream: Sendable {
         /// Each segment's bytes and where it is fetched from (its URL, for events).
         package var segmentBytes: [Int]
         package var segmentURLs: [String]
+
+        package init(name: String, bandwidth: Int, resolution: Resolution?, playlistBytes: Int, initBytes: Int,
+                     segmentBytes: [Int], segmentURLs: [String]) {
+            self.name = name
+            self.bandwidth = bandwidth
+            self.resolution = resolution
+            self.playlistBytes = playlistBytes
+            self.initBytes = initBytes
+            self.segmentBytes = segmentBytes
+            self.segmentURLs = segmentURLs
+        }
     }
 
     package var url: String

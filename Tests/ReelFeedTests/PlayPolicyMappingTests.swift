@@ -2,46 +2,25 @@ import ReelCore
 import ReelFeed
 import Testing
 
-/// The actor around the policy, its clock, and the mapping from visibility transitions.
-@Suite("PlayArbiter: actor, clock and visibility mapping")
-struct PlayArbiterActorTests {
-    @Test("events without a time are stamped with the injected clock")
-    func manualClock() async {
-        let clock = ManualClock()
-        clock.advance(by: .seconds(100))
-        let arbiter = PlayArbiter(parameters: .standard, clock: clock)
-        clock.advance(by: .milliseconds(1500))
-        let first = await arbiter.handle(.ready, TestCards.short(0))
-        #expect(first == [.grant(PlayGrant(time: 1.5, card: TestCards.short(0), userIntent: false))])
-        clock.advance(by: .seconds(2))
-        let second = await arbiter.handle(.ready, TestCards.short(1))
-        #expect(second.isEmpty)
-        let ended = await arbiter.handle(.ended, TestCards.short(0))
-        #expect(ended == [
-            .revoke(PlayRevocation(time: 3.5, card: TestCards.short(0), reason: .ended, userIntent: false)),
-            .grant(PlayGrant(time: 3.5, card: TestCards.short(1), userIntent: false)),
-        ])
-        #expect(await arbiter.playing == [TestCards.short(1)])
-        #expect(await arbiter.hasWatched("s0/0"))
-        #expect(await arbiter.now == 3.5)
-    }
-
-    @Test("events with a time keep it")
-    func eventTime() async {
-        let arbiter = PlayArbiter(parameters: .standard, clock: ManualClock())
-        let actions = await arbiter.handle(PlayEvent(time: 42.25, kind: .ready, card: TestCards.carousel(3, 1)))
+/// The play policy's times and configuration, and the mapping from visibility transitions.
+@Suite("Play policy: times, configuration and visibility mapping")
+struct PlayPolicyMappingTests {
+    @Test("events keep their time")
+    func eventTime() {
+        var policy = PlayPolicy(parameters: .standard)
+        let actions = policy.handle(PlayEvent(time: 42.25, kind: .ready, card: TestCards.carousel(3, 1)))
         #expect(actions.map(\.fact) == [PlayFact(time: 42.25, card: "c3/1", kind: .playStart(widget: "c3", type: .carousel, userIntent: false))])
         guard case .grant(let grant) = actions.first else { Issue.record("no grant"); return }
         #expect(grant.previewSeconds == 5)
     }
 
-    @Test("the arbiter reads its rules from the configuration")
-    func fromConfig() async throws {
-        let arbiter = PlayArbiter(config: try Fixtures.config(["device.isLowEnd=true"]), clock: ManualClock())
-        #expect(await arbiter.handle(.ready, TestCards.short(0)).isEmpty)
-        #expect(await arbiter.waiting.isEmpty)
-        #expect(await arbiter.handle(.userPlay, TestCards.short(0)).count == 1)
-        #expect(await arbiter.cards.map(\.isPlaying) == [true])
+    @Test("the policy reads its rules from the configuration")
+    func fromConfig() throws {
+        var policy = PlayPolicy(config: try Fixtures.config(["device.isLowEnd=true"]))
+        #expect(policy.handle(PlayEvent(time: 0, kind: .ready, card: TestCards.short(0))).isEmpty)
+        #expect(policy.waiting.isEmpty)
+        #expect(policy.handle(PlayEvent(time: 0, kind: .userPlay, card: TestCards.short(0))).count == 1)
+        #expect(policy.cards.map(\.isPlaying) == [true])
     }
 
     @Test("a transition's target state maps to an arbiter event", arguments: [
