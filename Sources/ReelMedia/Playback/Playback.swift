@@ -18,8 +18,9 @@ public actor Playback {
     public nonisolated let cancellation = Cancellation()
     /// Set by `stop()`: the decode loop ends at the next packet and the play reports what it played.
     private let stopping = Locked(false)
-    /// Where the play stands, updated as frames are shown (`progress`).
-    private let live = Locked(PlaybackProgress())
+    /// Where the play stands (`progress`): counts updated as frames are decoded, and the renderer
+    /// whose playhead, fps and buffer are read when asked (they move while the buffer drains).
+    private let live = Locked(Live())
     /// The video's nominal frame duration, once open.
     private var frameSeconds = 1.0 / 30
     /// Where the play stands for its requests' CMCD (the buffer, stalls, started or not).
@@ -48,11 +49,26 @@ public actor Playback {
     /// report: the play is cancelled instead (`run` throws `.cancelled`).
     public nonisolated func stop() {
         stopping.withLock { $0 = true }
-        if !live.withLock({ $0.started }) { cancellation.cancel() }
+        if !live.withLock({ $0.progress.started }) { cancellation.cancel() }
     }
 
-    /// Where the play stands now: media time, frames, fps, buffer, bytes (a progress line).
-    public nonisolated var progress: PlaybackProgress { live.withLock { $0 } }
+    /// Where the play stands now: media time, frames, fps, buffer, bitrate, bytes (a progress line).
+    public nonisolated var progress: PlaybackProgress {
+        let (counted, renderer, frameSeconds) = live.withLock { ($0.progress, $0.renderer, $0.frameSeconds) }
+        guard let renderer else { return counted }
+        var progress = counted
+        progress.mediaSeconds = renderer.shownMedia.map { $0.seconds + frameSeconds } ?? 0
+        progress.fps = renderer.framesPerSecond
+        progress.bufferedSeconds = renderer.bufferedDuration.seconds
+        return progress
+    }
+
+    /// What `progress` reads: the counts, and the renderer once the decoding starts.
+    private struct Live: Sendable {
+        var progress = PlaybackProgress()
+        var renderer: HeadlessRenderer?
+        var frameSeconds = 1.0 / 30
+    }
 
     public func run() throws -> PlaybackReport {
         let ffmpegLog = FFmpegLog()
@@ -100,6 +116,11 @@ public actor Playback {
         frameSeconds = media.frameInterval.seconds
         let capacity = max(8, Int((request.readAhead / media.frameInterval).rounded(.up)))
         let renderer = HeadlessRenderer(mode: request.mode, clock: clock, capacity: capacity, interval: media.frameInterval)
+        let seconds = frameSeconds
+        live.withLock {
+            $0.renderer = renderer
+            $0.frameSeconds = seconds
+        }
         let firstFrame = Locked<ContinuousClock.Instant?>(nil)
         let fast = request.mode == .fast
         // The adaptive rule's playhead: the media shown, or in fast mode the time since the first
@@ -210,25 +231,21 @@ public actor Playback {
         return mediaSeconds + frameSeconds >= limit - 0.0005
     }
 
-    /// Updates `progress` after a frame was handed over.
+    /// Updates `progress` after a frame was handed over: the counts, and the bitrate of what was
+    /// read over the media decoded (the playhead, fps and buffer are read from the renderer).
     private func noteProgress(_ core: DecodeCore, renderer: HeadlessRenderer, bridge: InputBridge) {
-        let buffered = renderer.bufferedDuration.seconds, fps = renderer.framesPerSecond, bytes = bridge.bytesRead
-        // The playhead: what was shown (in real time the decoder runs a buffer ahead of it).
-        let media = renderer.shownMedia.map { $0.seconds + frameSeconds } ?? 0
+        let buffered = renderer.bufferedDuration.seconds, bytes = bridge.bytesRead, decoded = core.mediaSeconds + frameSeconds
         let stalls = renderer.stats.stalls
         cmcdStatus.withLock { status in
             status.startup = false
             status.bufferMs = Int((buffered * 1000).rounded())
             status.stalls = stalls
         }
-        live.withLock { progress in
-            progress.started = true
-            progress.frames = core.frames
-            progress.mediaSeconds = media
-            progress.fps = fps
-            progress.bufferedSeconds = buffered
-            progress.bytes = bytes
-            progress.bitrateKbps = media > 0.5 ? Int((Double(bytes) * 8 / media / 1000).rounded()) : nil
+        live.withLock { live in
+            live.progress.started = true
+            live.progress.frames = core.frames
+            live.progress.bytes = bytes
+            live.progress.bitrateKbps = decoded > 0.5 ? Int((Double(bytes) * 8 / decoded / 1000).rounded()) : nil
         }
     }
 

@@ -106,7 +106,7 @@ public struct PlaybackProgress: Sendable, Hashable {
     public var bufferedSeconds = 0.0
     /// Bytes the demuxer read (playlists, segments, keys).
     public var bytes: Int64 = 0
-    /// Bytes per second of media so far, in kbps; nil in the first half second.
+    /// Bits read per second of media decoded so far, in kbps; nil in the first half second.
     public var bitrateKbps: Int?
 
     public init() {}
