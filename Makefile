@@ -7,7 +7,7 @@ APT_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libc
                 libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xdotool
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release test tsan fuzz fuzz-short demo view bench report-png clean
+.PHONY: deps build release test tsan fuzz fuzz-short demo view bench report-png install uninstall clean
 
 ## deps: install the missing Debian packages (skipped when all are present).
 deps:
@@ -35,6 +35,7 @@ export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH := $(TEST_WIDTH)
 REALTIME_TESTS := FeedSessionTests|ViewerTests
 test: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build --skip '$(REALTIME_TESTS)'
 	$(SWIFT) test --skip-build --filter '$(REALTIME_TESTS)'
 	@$(MAKE) --no-print-directory tsan
@@ -102,6 +103,34 @@ report-png: build
 	status=$$?; \
 	if [ $$status -ne 0 ] || [ ! -s "$(PNG)" ]; then tail -5 "$$profile/chromium.log"; rm -rf "$$profile"; exit 1; fi; \
 	rm -rf "$$profile"; echo "wrote $(PNG) ($(REPORT_SIZE)) from $(REPORT)"
+
+## install: put reel on the PATH: PREFIX/bin/reel (PREFIX defaults to /usr/local; DESTDIR is prepended
+## for packagers), the samples its defaults find in PREFIX/share/reel/Samples, the man page
+## (share/man/man1/reel.1) and the bash, zsh and fish completions, generated from the commands, and
+## LICENSE, NOTICE and README.md in share/doc/reel. The tool is a release build with the Swift runtime
+## linked in (--static-swift-stdlib), so it runs without the toolchain; it still needs the Debian
+## libraries of `make deps` (FFmpeg, libcurl, SQLite, rlottie, libxml2). REEL=path installs that
+## binary instead of building one (the test suite installs the tool it built), MANUAL_TOOL=path that
+## generate-manual. scripts/install.sh does the copying.
+PREFIX ?= /usr/local
+REEL ?=
+MANUAL_TOOL ?=
+install:
+	@if [ -z "$(REEL)" ]; then \
+	  $(MAKE) --no-print-directory deps && \
+	  $(SWIFT) build -c release --static-swift-stdlib --product reel || exit $$?; \
+	fi; \
+	if [ -z "$(MANUAL_TOOL)" ]; then \
+	  $(SWIFT) build -c release --static-swift-stdlib --product generate-manual || exit $$?; \
+	fi; \
+	PREFIX="$(PREFIX)" REEL="$(or $(REEL),.build/release/reel)" \
+	  MANUAL_TOOL="$(or $(MANUAL_TOOL),.build/release/generate-manual)" scripts/install.sh
+
+## uninstall: remove what `make install` put under PREFIX.
+uninstall:
+	rm -rf "$(DESTDIR)$(PREFIX)/bin/reel" "$(DESTDIR)$(PREFIX)/share/reel" "$(DESTDIR)$(PREFIX)/share/man/man1/reel.1" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/reel" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reel" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reel.fish" "$(DESTDIR)$(PREFIX)/share/doc/reel"
 
 clean:
 	rm -rf .build .build-tsan .build-fuzz

@@ -10,8 +10,7 @@ enum Installed {
     static var samples: URL? {
         let local = URL(fileURLWithPath: "Samples", isDirectory: true)
         if isFolder(local) { return local }
-        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let installed = tool.deletingLastPathComponent().deletingLastPathComponent()
+        let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("share/reel/Samples", isDirectory: true)
         return isFolder(installed) ? installed : nil
     }
@@ -43,6 +42,15 @@ enum Installed {
     /// default trace, `samplePath`).
     static func samplePath(_ relative: String, option: String) throws -> String {
         try sample("Samples/" + relative, option: option)
+    }
+
+    /// The running tool's file, links resolved: `/proc/self/exe`, since `argv[0]` is a bare
+    /// `reel` when a shell found it on the PATH.
+    private static var executable: URL {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     }
 
     private static func isFolder(_ url: URL) -> Bool {
