@@ -140,17 +140,17 @@ struct PlayOptionsTests {
         }
     }
 
-    /// Every key the JSON report prints is documented in README's `reel play` table, and the other way round.
+    /// Every key the JSON report prints is documented in docs/commands.md's `reel play` table.
     @Test func theJSONKeysAreTheDocumentedOnes() async throws {
-        let readme = try String(contentsOf: PackagePaths.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let commands = try String(contentsOf: PackagePaths.root.appendingPathComponent("docs/commands.md"), encoding: .utf8)
         try await withSampleServer { server in
             let result = try await ReelProcess.run(["play", server.url(for: "streams/s01/index.m3u8").absoluteString, "--fast", "--frames", "5", "--json"])
             #expect(result.status == 0, "\(result.stderr)")
             let report = try Self.report(result.stdout)
-            let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }
+            let rows = commands.split(separator: "\n").filter { $0.hasPrefix("| `") }
             for key in report.keys {
                 #expect(rows.contains { $0.hasPrefix("| `\(key)`") || $0.hasPrefix("| `\(key)[]`") || $0.hasPrefix("| `\(key).") },
-                        "README does not document '\(key)'")
+                        "docs/commands.md does not document '\(key)'")
             }
             for (section, object) in report {
                 guard let fields = object as? [String: Any] else { continue }
@@ -159,7 +159,7 @@ struct PlayOptionsTests {
                 for key in fields.keys {
                     let documented = rows.contains { $0.contains("`\(section).\(key)`") || $0.contains("`\(section).\(key)[]`") }
                         || sectionRow.contains(key)
-                    #expect(documented, "README does not document '\(section).\(key)'")
+                    #expect(documented, "docs/commands.md does not document '\(section).\(key)'")
                 }
             }
         }
