@@ -7,7 +7,7 @@ APT_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libc
                 libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xdotool
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release test tsan fuzz fuzz-short demo view bench report-png install uninstall clean
+.PHONY: deps build release test tsan fuzz fuzz-short demo view bench report-png install install-reel install-manual-tool uninstall clean
 
 ## deps: install the missing Debian packages (skipped when all are present).
 deps:
@@ -111,24 +111,26 @@ report-png: build
 ## linked in (--static-swift-stdlib), so it runs without the toolchain; it still needs the Debian
 ## libraries of `make deps` (FFmpeg, libcurl, SQLite, rlottie, libxml2). REEL=path installs that
 ## binary instead of building one (the test suite installs the tool it built), MANUAL_TOOL=path that
-## generate-manual. scripts/install.sh does the copying.
+## generate-manual. It builds as the user who runs it and copies with sudo when PREFIX is not
+## writable; scripts/install.sh does the copying.
 PREFIX ?= /usr/local
 REEL ?=
 MANUAL_TOOL ?=
-install:
-	@if [ -z "$(REEL)" ]; then \
-	  $(MAKE) --no-print-directory deps && \
-	  $(SWIFT) build -c release --static-swift-stdlib --product reel || exit $$?; \
-	fi; \
-	if [ -z "$(MANUAL_TOOL)" ]; then \
-	  $(SWIFT) build -c release --static-swift-stdlib --product generate-manual || exit $$?; \
-	fi; \
-	PREFIX="$(PREFIX)" REEL="$(or $(REEL),.build/release/reel)" \
+install: $(if $(REEL),,install-reel) $(if $(MANUAL_TOOL),,install-manual-tool)
+	@target="$(DESTDIR)$(PREFIX)"; while [ ! -e "$$target" ]; do target=$$(dirname "$$target"); done; \
+	if [ -w "$$target" ]; then as=; else as="$(SUDO)"; echo "make install: $$target is not writable; copying with $(SUDO)"; fi; \
+	$$as env PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" REEL="$(or $(REEL),.build/release/reel)" \
 	  MANUAL_TOOL="$(or $(MANUAL_TOOL),.build/release/generate-manual)" scripts/install.sh
+
+install-reel: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product reel
+
+install-manual-tool:
+	$(SWIFT) build -c release --static-swift-stdlib --product generate-manual
 
 ## uninstall: remove what `make install` put under PREFIX.
 uninstall:
-	rm -rf "$(DESTDIR)$(PREFIX)/bin/reel" "$(DESTDIR)$(PREFIX)/share/reel" "$(DESTDIR)$(PREFIX)/share/man/man1/reel.1" \
+	$(if $(shell [ -w "$(DESTDIR)$(PREFIX)" ] && echo yes),,$(SUDO)) rm -rf "$(DESTDIR)$(PREFIX)/bin/reel" "$(DESTDIR)$(PREFIX)/share/reel" "$(DESTDIR)$(PREFIX)/share/man/man1/reel.1" \
 	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/reel" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reel" \
 	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reel.fish" "$(DESTDIR)$(PREFIX)/share/doc/reel"
 
