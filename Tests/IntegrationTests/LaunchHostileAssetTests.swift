@@ -70,9 +70,11 @@ struct LaunchHostileAssetTests {
                 #expect(run.stderr.contains("warning: splash '\(name)': asset '\(server.url(for: "/\(name).json").absoluteString)' is not valid: ")
                         && run.stderr.contains(problem), "\(name): \(run.stderr)")
             }
-            // The next run: refused assets are neither downloaded nor checked again.
+            // The next run: refused assets are neither downloaded nor checked again. Its one
+            // warning is that the same events replay on the state they left (the clock goes back).
             let again = try await ReelProcess.run(arguments)
-            #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+            let warnings = again.stderr.split(separator: "\n")
+            #expect(again.status == 0 && warnings.count == 1 && warnings[0].contains("the clock goes back"), "\(again.stderr)")
             for name in Self.hostile.keys.sorted() + ["snowfall"] {
                 #expect(server.bill().paths["/\(name).json"]?.requests == 1, "\(name)")
             }
