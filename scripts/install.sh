@@ -32,7 +32,12 @@ rm -rf "$share/Samples"
 mv "$share/Samples.new" "$share/Samples"
 
 # Generated from the commands: the man page and the completions.
-"$MANUAL_TOOL" "$bin/reel" --output-directory "$man" >/dev/null
+# generate-manual leaves the blank lines between paragraphs of the top-level help as they are,
+# which mdoc warns about and joins with the lines around; they become paragraph breaks (.Pp).
+pages=$(mktemp -d)
+trap 'rm -rf "$pages"' EXIT
+"$MANUAL_TOOL" "$bin/reel" --output-directory "$pages" >/dev/null
+sed 's/^$/.Pp/' "$pages/reel.1" >"$man/reel.1"
 "$bin/reel" --generate-completion-script bash >"$bash_completions/reel"
 "$bin/reel" --generate-completion-script zsh >"$zsh_completions/_reel"
 "$bin/reel" --generate-completion-script fish >"$fish_completions/reel.fish"

@@ -46,8 +46,9 @@ enum ExitStatus {
         (terminated, "terminated by SIGTERM, the same way"),
     ]
 
-    /// The table as text for `--help` and the man page.
+    /// The table as text for `--help` and the man page: a paragraph per row, since the man page
+    /// joins the lines of a paragraph.
     static var text: String {
-        rows.map { code, meaning in "\(String(code).padding(toLength: 5, withPad: " ", startingAt: 0))\(meaning)" }.joined(separator: "\n")
+        rows.map { code, meaning in "\(String(code).padding(toLength: 5, withPad: " ", startingAt: 0))\(meaning)" }.joined(separator: "\n\n")
     }
 }

@@ -14,6 +14,7 @@ struct Reel: AsyncParsableCommand {
             on and off). `reel COMMAND --help` explains each command; `man reel` once installed.
 
             Exit status, the same in every command:
+
             \(ExitStatus.text)
             """,
         version: ReelVersion.current.description,
