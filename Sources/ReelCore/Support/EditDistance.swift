@@ -1,4 +1,6 @@
-/// Levenshtein distance between two strings, to name the nearest known key for a typo.
+/// Edit distance between two strings (Levenshtein with adjacent transpositions, the optimal
+/// string alignment distance: "cahce" is one edit from "cache"), to name the nearest known key
+/// or command for a typo.
 package enum EditDistance {
     package static func between(_ lhs: String, _ rhs: String) -> Int {
         between(Array(lhs.utf8), Array(rhs.utf8), limit: Int.max) ?? Int.max
@@ -11,6 +13,9 @@ package enum EditDistance {
         if a.isEmpty { return b.count <= limit ? b.count : nil }
         if b.isEmpty { return a.count <= limit ? a.count : nil }
         if abs(a.count - b.count) > limit { return nil }
+        // Three rows: a transposition reaches two back. A row over `limit` everywhere ends the
+        // search: a transposition from the row before it costs at least as much.
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
@@ -19,10 +24,13 @@ package enum EditDistance {
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
                 rowMinimum = min(rowMinimum, current[j])
             }
             if rowMinimum > limit { return nil }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count] <= limit ? previous[b.count] : nil
     }
