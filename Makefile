@@ -7,7 +7,7 @@ APT_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libc
                 libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xdotool
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release test tsan fuzz fuzz-short demo view bench report-png clean
+.PHONY: deps build release test tsan fuzz fuzz-short demo view bench report-png install install-reel install-manual-tool uninstall clean
 
 ## deps: install the missing Debian packages (skipped when all are present).
 deps:
@@ -35,6 +35,7 @@ export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH := $(TEST_WIDTH)
 REALTIME_TESTS := FeedSessionTests|ViewerTests
 test: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build --skip '$(REALTIME_TESTS)'
 	$(SWIFT) test --skip-build --filter '$(REALTIME_TESTS)'
 	@$(MAKE) --no-print-directory tsan
@@ -84,10 +85,10 @@ bench: deps
 ## report-png: draw a session report with headless Chromium into a PNG, the check that it renders
 ## in a real browser. REPORT=page.html (default report.html), or EVENTS=run.jsonl [SUMMARY=run.json]
 ## to write that page first (REPORT_ARGS="..." passes anything else to reel feed report);
-## PNG=out.png (default: the page's name), REPORT_SIZE=width,height of the window (default 1240,3400).
+## PNG=out.png (default: the page's name), REPORT_SIZE=width,height of the window (default 1240,4400).
 REPORT ?= report.html
 PNG ?= $(basename $(REPORT)).png
-REPORT_SIZE ?= 1240,3400
+REPORT_SIZE ?= 1240,4400
 CHROMIUM ?= chromium
 
 report-png: build
@@ -103,6 +104,36 @@ report-png: build
 	status=$$?; \
 	if [ $$status -ne 0 ] || [ ! -s "$(PNG)" ]; then tail -5 "$$profile/chromium.log"; rm -rf "$$profile"; exit 1; fi; \
 	rm -rf "$$profile"; echo "wrote $(PNG) ($(REPORT_SIZE)) from $(REPORT)"
+
+## install: put reel on the PATH: PREFIX/bin/reel (PREFIX defaults to /usr/local; DESTDIR is prepended
+## for packagers), the samples its defaults find in PREFIX/share/reel/Samples, the man page
+## (share/man/man1/reel.1) and the bash, zsh and fish completions, generated from the commands, and
+## LICENSE, NOTICE and README.md in share/doc/reel. The tool is a release build with the Swift runtime
+## linked in (--static-swift-stdlib), so it runs without the toolchain; it still needs the Debian
+## libraries of `make deps` (FFmpeg, libcurl, SQLite, rlottie, libxml2). REEL=path installs that
+## binary instead of building one (the test suite installs the tool it built), MANUAL_TOOL=path that
+## generate-manual. It builds as the user who runs it and copies with sudo when PREFIX is not
+## writable; scripts/install.sh does the copying.
+PREFIX ?= /usr/local
+REEL ?=
+MANUAL_TOOL ?=
+install: $(if $(REEL),,install-reel) $(if $(MANUAL_TOOL),,install-manual-tool)
+	@target="$(DESTDIR)$(PREFIX)"; while [ ! -e "$$target" ]; do target=$$(dirname "$$target"); done; \
+	if [ -w "$$target" ]; then as=; else as="$(SUDO)"; echo "make install: $$target is not writable; copying with $(SUDO)"; fi; \
+	$$as env PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" REEL="$(or $(REEL),.build/release/reel)" \
+	  MANUAL_TOOL="$(or $(MANUAL_TOOL),.build/release/generate-manual)" scripts/install.sh
+
+install-reel: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product reel
+
+install-manual-tool:
+	$(SWIFT) build -c release --static-swift-stdlib --product generate-manual
+
+## uninstall: remove what `make install` put under PREFIX.
+uninstall:
+	$(if $(shell [ -w "$(DESTDIR)$(PREFIX)" ] && echo yes),,$(SUDO)) rm -rf "$(DESTDIR)$(PREFIX)/bin/reel" "$(DESTDIR)$(PREFIX)/share/reel" "$(DESTDIR)$(PREFIX)/share/man/man1/reel.1" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/reel" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reel" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reel.fish" "$(DESTDIR)$(PREFIX)/share/doc/reel"
 
 clean:
 	rm -rf .build .build-tsan .build-fuzz

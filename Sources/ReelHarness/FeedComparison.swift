@@ -19,9 +19,19 @@ package struct FeedComparison: Sendable {
 
     /// Runs `a` then `b` (one after the other, so they do not share the machine).
     package static func run(_ request: FeedRunRequest, a: ReelConfig, b: ReelConfig, override: String) async throws -> FeedComparison {
-        let first = try await FeedRun.run(request, config: a, title: "a")
-        let second = try await FeedRun.run(request, config: b, title: "b: \(override)")
+        let (first, second) = try await runs(request, a: a, b: b, override: override)
+        guard let second else { throw ReelError(.cancelled, "the comparison was stopped before its second run") }
         return FeedComparison(a: first, b: second, override: override)
+    }
+
+    /// Runs `a` then `b`, as `run` does; `b` is nil when the request's `stop` came during `a`
+    /// (what ran is `a` alone, and a stopped comparison still shows it).
+    package static func runs(_ request: FeedRunRequest, a: ReelConfig, b: ReelConfig,
+                            override: String) async throws -> (a: FeedRunResult, b: FeedRunResult?) {
+        let first = try await FeedRun.run(request, config: a, title: "a")
+        if request.stop?.isCancelled == true { return (first, nil) }
+        let second = try await FeedRun.run(request, config: b, title: "b: \(override)")
+        return (first, second)
     }
 
     /// The `--set` assignment an override stands for: `prefetch=off` (or `on`) is shorthand for

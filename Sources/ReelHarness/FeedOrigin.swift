@@ -43,8 +43,9 @@ package enum FeedOrigin: Sendable {
 
     /// A configuration layer under the user's when serving a folder: merch images from the folder
     /// (`images/merch/m{n}.jpg`, the bundled samples' images) instead of a package image service
-    /// this machine cannot reach, and the network profile's name as the network a remembered
-    /// bandwidth estimate belongs to (`abr.network`). Nothing for a remote origin.
+    /// this machine cannot reach, the network profile's name as the network a remembered
+    /// bandwidth estimate belongs to (`abr.network`), and CMCD on, so the simulator's bill splits
+    /// bytes by what the client said they were for. Nothing for a remote origin.
     package var defaultLayers: [ConfigSource] {
         let profile: NetworkProfile
         switch self {
@@ -53,16 +54,17 @@ package enum FeedOrigin: Sendable {
         case .simulator(let server): profile = server.profile
         }
         let network = JSONWriter.compact(.string(profile.name))
-        return [.json("{\"widgets.merch.imageURLTemplate\": \"images/merch/m{n}.jpg\", \"abr.network\": \(network)}",
+        return [.json("{\"widgets.merch.imageURLTemplate\": \"images/merch/m{n}.jpg\", \"abr.network\": \(network), \"network.cmcd.enabled\": true}",
                       name: "the served folder's defaults")]
     }
 }
 
 extension FeedOrigin {
     /// The configuration of a run from this origin: its `defaultLayers` under `sources`, and on
-    /// top a `--compare` override (`FeedComparison.assignment`) when given; with the warnings.
+    /// top a `--compare` override (`FeedComparison.assignment`) when given. An unknown key in
+    /// any of them is refused, the override's as `--compare`'s.
     package func configuration(_ sources: [ConfigSource], override: String? = nil) throws -> ConfigResolution {
-        let extra = try override.map { [ConfigSource.assignments([try FeedComparison.assignment($0)])] } ?? []
+        let extra = try override.map { [ConfigSource.assignments([try FeedComparison.assignment($0)], from: "--compare")] } ?? []
         return try ConfigResolver().resolve(defaultLayers + sources + extra)
     }
 }

@@ -47,8 +47,22 @@ package enum FeedRun {
             let source = LatentFeedSource(base: CatalogFeedSource(catalog: catalog, baseURL: baseURL, config: config),
                                           latency: Double(config.pagination.latencyMs) / 1000, clock: clock)
             let feed = FeedEngine(stack: stack, source: source, screen: request.screen, clock: clock)
-            let outcome = await TraceDriver.run(request.trace, into: feed, launchSeconds: request.launchSeconds,
-                                                visibility: VisibilityParameters(config: config))
+            let watcher = request.onProgress.map { onProgress in
+                Task { [trace = request.trace, launch = request.launchSeconds] in
+                    var progress = FeedRunProgress(traceLength: trace.samples.last?.time ?? 0)
+                    for await event in feed.events {
+                        progress.note(event, launchSeconds: launch)
+                        onProgress(progress)
+                    }
+                }
+            }
+            let drive = Task { [visibility = VisibilityParameters(config: config)] in
+                await TraceDriver.run(request.trace, into: feed, launchSeconds: request.launchSeconds, visibility: visibility)
+            }
+            let stopping = request.stop?.onCancel { drive.cancel() }
+            let outcome = await drive.value
+            if let stopping { request.stop?.removeHandler(stopping) }
+            await watcher?.value
             return (outcome, catalog, warnings, before)
         }
 
@@ -64,12 +78,20 @@ package enum FeedRun {
             delta.faults.status -= before.faults.status
             delta.faults.reset -= before.faults.reset
             delta.faults.stall -= before.faults.stall
+            for (label, share) in before.purposes {
+                delta.purposes[label]?.requests -= share.requests
+                delta.purposes[label]?.bodyBytes -= share.bodyBytes
+            }
+            for (label, share) in before.objectTypes {
+                delta.objectTypes[label]?.requests -= share.requests
+                delta.objectTypes[label]?.bodyBytes -= share.bodyBytes
+            }
             bill = delta
             summary.cdn.requests = delta.requests
             summary.cdn.bytes = Int64(delta.bodyBytes)
         }
         return FeedRunResult(title: title, events: outcome.events, summary: summary, players: outcome.players,
-                             warnings: warnings + outcome.warnings, bill: bill)
+                             warnings: warnings + outcome.warnings, bill: bill, interrupted: request.stop?.isCancelled ?? false)
     }
 
     /// Reads the catalog's entry points in order until one answers, so an unreachable server or

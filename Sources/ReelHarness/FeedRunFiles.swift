@@ -15,7 +15,7 @@ package enum FeedRunFiles {
             var written: [String] = []
             if let summary {
                 do {
-                    try Data((JSONWriter.pretty(summary.json) + "\n").utf8).write(to: URL(fileURLWithPath: summary.path), options: .atomic)
+                    try Data((JSONWriter.pretty(ReportJSON.versioned(summary.json)) + "\n").utf8).write(to: URL(fileURLWithPath: summary.path), options: .atomic)
                 } catch {
                     throw ReelError(.invalidInput, "cannot write the summary to '\(summary.path)': \(error.localizedDescription)")
                 }

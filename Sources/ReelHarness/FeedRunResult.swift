@@ -12,4 +12,7 @@ package struct FeedRunResult: Sendable {
     package var warnings: [String]
     /// What the simulator billed for this run (nil for a remote origin).
     package var bill: CDNBill?
+    /// The run was stopped before its trace's end (`FeedRunRequest.stop`): its events and
+    /// summary are of what ran.
+    package var interrupted = false
 }

@@ -13,8 +13,13 @@ package enum FeedRunText {
         var lines = ["Trace: \(request.trace.samples.count) samples over \(String(format: "%.1f", length)) s, \(request.origin.description)"]
         for run in runs {
             var line = "\(run.title): \(run.events.count) events"
+            if run.interrupted {
+                let reached = run.events.last.map { String(format: "%.1f", max(0, $0.time - request.launchSeconds)) } ?? "0"
+                line += " (interrupted at \(reached) s of the trace: the figures are of what ran)"
+            }
             if let bill = run.bill {
                 line += "; CDN bill \(bill.requests) requests, \(SessionSummary.bytesText(Double(bill.bodyBytes))), peak \(bill.peakConcurrentConnections) connections"
+                if let split = bill.purposeText { line += "; by purpose (CMCD): \(split)" }
                 let faults = bill.faults
                 if faults.status + faults.reset + faults.stall > 0 {
                     line += "; faults injected: \(faults.status) error statuses, \(faults.reset) resets, \(faults.stall) stalls"
@@ -23,6 +28,14 @@ package enum FeedRunText {
             lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The live line of a running session: how far into the trace, the plays and how many
+    /// started within 50 ms so far.
+    package static func progress(_ progress: FeedRunProgress) -> String {
+        "feed: \(String(format: "%.1f", progress.traceSeconds)) of \(String(format: "%.1f", progress.traceLength)) s of the trace, "
+            + "\(progress.plays) play\(progress.plays == 1 ? "" : "s"), \(progress.startedFast) of \(progress.firstFrames) first frames "
+            + "within \(Int(SessionSummary.fastStartMs)) ms"
     }
 }
 

@@ -22,6 +22,9 @@ public struct DataSpec: Sendable, Hashable, CustomStringConvertible {
     /// read position moves (`advanced(by:)`, a seek), so a cache can find the position inside
     /// its entry.
     public var cacheKeyOffset: Int64
+    /// What the requester knows about the request, for CMCD (`network.cmcd.*`); not part of
+    /// what the bytes are, so not of equality or the cache key.
+    public var cmcd: CMCDHints?
 
     public init(url: URL, offset: Int64 = 0, length: Int64? = nil, kind: ResourceKind, cacheKey: String? = nil) {
         self.url = url
@@ -46,6 +49,26 @@ public struct DataSpec: Sendable, Hashable, CustomStringConvertible {
         next.offset += delta
         if let length { next.length = length - delta }
         return next
+    }
+
+    public static func == (lhs: DataSpec, rhs: DataSpec) -> Bool {
+        lhs.url == rhs.url && lhs.offset == rhs.offset && lhs.length == rhs.length && lhs.kind == rhs.kind
+            && lhs.cacheKey == rhs.cacheKey && lhs.cacheKeyOffset == rhs.cacheKeyOffset
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(url)
+        hasher.combine(offset)
+        hasher.combine(length)
+        hasher.combine(kind)
+        hasher.combine(cacheKey)
+    }
+
+    /// The same request with `hints` for CMCD.
+    public func with(_ hints: CMCDHints?) -> DataSpec {
+        var spec = self
+        spec.cmcd = hints
+        return spec
     }
 
     public var description: String {

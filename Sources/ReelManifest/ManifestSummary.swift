@@ -77,6 +77,27 @@ public struct ManifestSummary: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// One line per segment of every rendition, handed to `body` one at a time (a million
+    /// segments cost a million lines, not a string of them): its sequence number, duration,
+    /// URI as written, then its byte range, key, init section and discontinuity when it has them.
+    public static func segmentLines(_ manifest: Manifest, _ body: (String) -> Void) {
+        for rendition in manifest.renditions {
+            body("segments of \(rendition.id) (\(rendition.type.rawValue)):")
+            var lastInit: String?
+            for (index, segment) in rendition.segments.enumerated() {
+                var line = "  \(String(index).leftPadded(5))  \(String(format: "%7.3f", segment.duration))  \(segment.uri)"
+                if let range = segment.byteRange { line += "  bytes \(range.offset)-\(range.offset + range.length - 1)" }
+                if let key = segment.key { line += "  key \(key.method)" }
+                if let initSection = segment.initSection, initSection.uri != lastInit {
+                    line += "  init \(initSection.uri)"
+                    lastInit = initSection.uri
+                }
+                if segment.discontinuity { line += "  discontinuity" }
+                body(line)
+            }
+        }
+    }
+
     private static func table(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
@@ -86,5 +107,12 @@ public struct ManifestSummary: Sendable {
                 return rightAligned.contains(column) ? padding + cell : cell + padding
             }.joined(separator: "  ")
         }.map { "  " + $0 }
+    }
+}
+
+extension String {
+    /// The string right-aligned in `width` columns.
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

@@ -57,11 +57,23 @@ final class BillLedger: Sendable {
         }
     }
 
-    /// Body bytes handed to the socket (negative to take back bytes whose write failed).
-    func bodyBytesSent(path: String, count: Int) {
+    /// A request was read with what its client said about it (CMCD): counted by purpose and
+    /// object type.
+    func labelled(purpose: String, objectType: String) {
+        update { state in
+            state.bill.purposes[purpose, default: CDNBill.Share()].requests += 1
+            state.bill.objectTypes[objectType, default: CDNBill.Share()].requests += 1
+        }
+    }
+
+    /// Body bytes handed to the socket (negative to take back bytes whose write failed), billed
+    /// to the path and to what the client said they were for.
+    func bodyBytesSent(path: String, count: Int, purpose: String, objectType: String) {
         update { state in
             state.bill.bodyBytes += count
             Self.updatePath(&state.bill, path) { $0.bodyBytes += count }
+            state.bill.purposes[purpose, default: CDNBill.Share()].bodyBytes += count
+            state.bill.objectTypes[objectType, default: CDNBill.Share()].bodyBytes += count
         }
     }
 

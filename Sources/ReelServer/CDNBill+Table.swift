@@ -11,6 +11,7 @@ extension CDNBill {
         lines.append("  connections       \(connections) (peak \(peakConcurrentConnections) at once, \(openConnections) open)")
         lines.append("  statuses          \(Self.statusText(statusCounts))")
         lines.append("  injected faults   \(faults.total) (status \(faults.status), reset \(faults.reset), stall \(faults.stall))")
+        if let split = purposeText { lines.append("  by purpose (CMCD) \(split)") }
         guard !paths.isEmpty else { return lines.joined(separator: "\n") }
         let header = ["path", "requests", "bytes", "peak", "statuses", "faults"]
         var rows: [[String]] = [header]
@@ -31,6 +32,15 @@ extension CDNBill {
             lines.append("  " + cells.joined(separator: "  "))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Body bytes by what the client said they were for (CMCD), "startup 1.2 MiB (12), ...";
+    /// nil when no request carried CMCD.
+    package var purposeText: String? {
+        guard purposes.keys.contains(where: { $0 != CMCDData.Purpose.unlabeled.rawValue }) else { return nil }
+        return CMCDData.Purpose.allCases.compactMap { purpose in
+            purposes[purpose.rawValue].map { "\(purpose.rawValue) \(Self.humanBytes($0.bodyBytes)) (\($0.requests))" }
+        }.joined(separator: ", ")
     }
 
     private static func statusText(_ counts: [String: Int]) -> String {

@@ -22,6 +22,23 @@ package struct CDNBill: Sendable, Hashable, Codable {
     package var faults: FaultCounts
     /// The same per request path (percent-decoded, without the query string).
     package var paths: [String: PathBill]
+    /// Requests and bytes by what the client said they were for (its CMCD): `startup`,
+    /// `playback`, `prefetch`, or `unlabeled` without CMCD.
+    package var purposes: [String: Share] = [:]
+    /// The same by CMCD object type (`m` manifest, `av` muxed media, `i` init, `k` key, `o`
+    /// other; `-` without CMCD).
+    package var objectTypes: [String: Share] = [:]
+
+    /// Requests and body bytes of one label.
+    package struct Share: Sendable, Hashable, Codable {
+        package var requests = 0
+        package var bodyBytes = 0
+
+        package init(requests: Int = 0, bodyBytes: Int = 0) {
+            self.requests = requests
+            self.bodyBytes = bodyBytes
+        }
+    }
 
     /// One path's share of the bill.
     package struct PathBill: Sendable, Hashable, Codable {

@@ -99,6 +99,7 @@ final class CDNRequestHandler: ChannelInboundHandler {
         let exchange = Exchange(head: head, path: path, ticket: core.faults.ticket(path: path.key))
         self.exchange = exchange
         core.ledger.requestStarted(path: path.key)
+        core.ledger.labelled(purpose: exchange.purpose, objectType: exchange.objectType)
         let latency = core.latencyMilliseconds()
         guard latency > 0 else {
             lookUp(context: context, exchange: exchange)
@@ -267,15 +268,15 @@ final class CDNRequestHandler: ChannelInboundHandler {
     private func write(context: ChannelHandlerContext, exchange: Exchange, chunk: ByteBuffer) {
         guard self.exchange === exchange else { return }
         let count = chunk.readableBytes
-        let path = exchange.path.key
+        let (path, purpose, objectType) = (exchange.path.key, exchange.purpose, exchange.objectType)
         let ledger = core.ledger
-        ledger.bodyBytesSent(path: path, count: count)
+        ledger.bodyBytesSent(path: path, count: count, purpose: purpose, objectType: objectType)
         exchange.writeInFlight = true
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(chunk)))).assumeIsolated().whenComplete { result in
             exchange.writeInFlight = false
             switch result {
             case .success: exchange.sent += count
-            case .failure: ledger.bodyBytesSent(path: path, count: -count)
+            case .failure: ledger.bodyBytesSent(path: path, count: -count, purpose: purpose, objectType: objectType)
             }
             if let outcome = exchange.outcome {
                 // The connection closed while this write was pending: now the bill is settled.
@@ -347,7 +348,8 @@ final class CDNRequestHandler: ChannelInboundHandler {
             }
             guard NIODeadline.now() < deadline else {
                 let unsent = min(Int(queue.notSentBytes), exchange.sent)
-                self.core.ledger.bodyBytesSent(path: exchange.path.key, count: -unsent)
+                self.core.ledger.bodyBytesSent(path: exchange.path.key, count: -unsent, purpose: exchange.purpose,
+                                               objectType: exchange.objectType)
                 exchange.sent -= unsent
                 Self.resetConnection(context.channel)
                 return

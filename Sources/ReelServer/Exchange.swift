@@ -19,6 +19,11 @@ final class Exchange {
     let head: HTTPRequestHead
     let path: RequestPath
     let ticket: FaultPlanner.Ticket
+    /// What the client said about the request (CMCD), read once from its head.
+    let cmcd: CMCDData?
+    /// The bill's labels for its bytes: what the client said they were for, and what they are.
+    var purpose: String { (cmcd?.purpose ?? .unlabeled).rawValue }
+    var objectType: String { cmcd?["ot"]?.text ?? "-" }
     var phase = Phase.preparing
     var status: Int?
     var fault: Fault?
@@ -42,12 +47,13 @@ final class Exchange {
         self.head = head
         self.path = path
         self.ticket = ticket
+        cmcd = CMCDData(uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
     }
 
     /// The log entry for this exchange ending with `outcome`.
     func logEntry(connectionID: Int, outcome: RequestLogEntry.Outcome) -> RequestLogEntry {
         RequestLogEntry(connectionID: connectionID, method: head.method.rawValue, path: path.key,
                         range: head.headers.first(name: "range"), status: status, bodyBytes: sent,
-                        fault: fault, outcome: outcome)
+                        fault: fault, outcome: outcome, cmcd: cmcd)
     }
 }

@@ -26,9 +26,11 @@ package struct RequestLogEntry: Sendable, Hashable, Codable {
     /// The fault injected into this response, if any.
     package var fault: Fault?
     package var outcome: Outcome
+    /// The Common Media Client Data the request carried, read by the CDN; nil without.
+    package var cmcd: CMCDData?
 
     package init(connectionID: Int, method: String, path: String, range: String?, status: Int?, bodyBytes: Int,
-                fault: Fault?, outcome: Outcome) {
+                fault: Fault?, outcome: Outcome, cmcd: CMCDData? = nil) {
         self.connectionID = connectionID
         self.method = method
         self.path = path
@@ -37,5 +39,6 @@ package struct RequestLogEntry: Sendable, Hashable, Codable {
         self.bodyBytes = bodyBytes
         self.fault = fault
         self.outcome = outcome
+        self.cmcd = cmcd
     }
 }

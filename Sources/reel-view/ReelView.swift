@@ -29,7 +29,7 @@ struct ReelView: ParsableCommand {
             scroll (a drag flings on release); drag a carousel sideways. Click a short to open it \
             alone, a carousel card to play it. Keys: down/j and up/k move a widget, left and right \
             swipe the carousel at the top, space plays or pauses, Esc goes back (and quits from \
-            the feed), h shows the HUD, m asks for sound, q quits. See README.md, "The viewer".
+            the feed), h shows the HUD, m asks for sound, q quits. See docs/viewer.md.
             """)
 
     @Option(help: ArgumentHelp("A feed catalog served over HTTP (video-feed.json's schema) instead of serving a folder.", valueName: "url"))

@@ -103,7 +103,6 @@ struct ViewerSession: Sendable {
             servedFolder = folder
         }
         resolution = try origin.configuration(options.configSources)
-        for warning in resolution.warnings { ReelLog.config.warning("\(warning)") }
         screen = options.size ?? Size(screenOf: resolution.config)
     }
 
@@ -158,7 +157,7 @@ struct ViewerSession: Sendable {
             let events = outcome.events
             try await BlockingPool.shared.run { try SessionEvent.write(events, to: path) }
         }
-        return ViewerOutcome(outcome: outcome, warnings: resolution.warnings + outcome.warnings)
+        return ViewerOutcome(outcome: outcome, warnings: outcome.warnings)
     }
 }
 

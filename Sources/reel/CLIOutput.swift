@@ -5,9 +5,17 @@ import ReelServer
 
 /// Printing helpers shared by every command: JSON for scripts, one-line errors for people.
 enum CLIOutput {
-    /// Encodes `value` as JSON (sorted keys; pretty unless `compact`; non-finite numbers as null).
+    /// Encodes `value` as JSON (keys in the type's order; pretty unless `compact`; non-finite
+    /// numbers as null), with `reelVersion` first.
     static func json<T: Encodable>(_ value: T, compact: Bool = false) throws -> String {
-        try ReportJSON.string(value, compact: compact)
+        jsonText(try JSONValue(encoding: value), compact: compact)
+    }
+
+    /// `value` as JSON text with `reelVersion` first (when it is an object): what every `--json`
+    /// prints.
+    static func jsonText(_ value: JSONValue, compact: Bool = false) -> String {
+        let versioned = ReportJSON.versioned(value)
+        return compact ? JSONWriter.compact(versioned) : JSONWriter.pretty(versioned)
     }
 
     static func printError(_ text: String) {
@@ -19,23 +27,17 @@ enum CLIOutput {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    /// The exit code for a failure, by area: 2 bad input or configuration, 3 network, 4 parsing,
-    /// 5 decoding, 6 cache, 130 cancelled, 1 anything else.
-    static func exitCode(for error: ReelError) -> Int32 {
-        error.exitStatus
-    }
-
     /// Runs a command body, turning a `ReelError` into one line on stderr and a non-zero exit.
     static func run<T>(_ command: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as ReelError {
             printError("reel \(command): \(error.description)")
-            throw ExitCode(exitCode(for: error))
+            throw ExitCode(ExitStatus.of(error))
         } catch let error as CDNServerError {
             // The simulator's setup failures are bad input; failing to read a file or write the bill is not.
             printError("reel \(command): \(error.description)")
-            throw ExitCode(error.code == .readFailed || error.code == .statsWriteFailed ? 1 : 2)
+            throw ExitCode(error.code == .readFailed || error.code == .statsWriteFailed ? ExitStatus.checkFailed : ExitStatus.badInput)
         }
     }
 }

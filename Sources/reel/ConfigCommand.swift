@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OrderedCollections
 import ReelCore
 
 /// `reel config`: list the keys, show the effective values, check a file.
@@ -15,7 +16,7 @@ struct ConfigCommand: AsyncParsableCommand {
 
         @OptionGroup var options: ConfigOptions
 
-        @Flag(help: "Print a JSON array of {key, type, default, description}.")
+        @Flag(help: "Print {reelVersion, keys: [{key, type, default, description}]} as JSON.")
         var json = false
 
         @OptionGroup var logging: LoggingOptions
@@ -29,7 +30,7 @@ struct ConfigCommand: AsyncParsableCommand {
             _ = try options.resolve()
             let schema = ConfigSchema.reel
             if json {
-                print(JSONWriter.pretty(schema.json))
+                print(CLIOutput.jsonText(.object(["keys": schema.json])))
             } else {
                 let width = schema.keys.map(\.key.count).max() ?? 0
                 for info in schema.keys {
@@ -59,15 +60,12 @@ struct ConfigCommand: AsyncParsableCommand {
 
         private func execute() throws {
             let resolution = try options.resolution()
-            for warning in resolution.warnings {
-                ConfigOptions.warn(warning)
-            }
             for line in resolution.skipped {
                 ConfigOptions.warn(line)
             }
             let values = resolution.config.flatValues
             if json {
-                print(JSONWriter.pretty(resolution.config.flatJSON))
+                print(CLIOutput.jsonText(resolution.config.flatJSON))
             } else {
                 let width = values.map(\.key.count).max() ?? 0
                 for (key, value) in values {
@@ -79,7 +77,15 @@ struct ConfigCommand: AsyncParsableCommand {
     }
 
     struct Check: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Validate configuration files (on top of any --config and --set).")
+        static let configuration = CommandConfiguration(
+            abstract: "Validate configuration files (on top of any --config and --set).",
+            discussion: """
+                Reads each file as a run would and prints one line per file. A gate for CI: exit 2 when \
+                a file is refused (not JSON, an unknown key, named with the nearest known one, a \
+                wrong type or range, inconsistent thresholds), else exit 1 when any file gave a \
+                warning (a versioned value that does not apply at app.version: give --set \
+                app.version=X to check for the app that reads it), else 0.
+                """)
 
         @OptionGroup var options: ConfigOptions
 
@@ -90,29 +96,29 @@ struct ConfigCommand: AsyncParsableCommand {
             guard !files.isEmpty else { throw ValidationError("give at least one configuration file to check") }
         }
 
-        /// Checks every file, even after a bad one, and fails at the end if any was bad.
         @OptionGroup var logging: LoggingOptions
 
+        /// Checks every file, even after a bad one; fails at the end if any was refused or warned.
         func run() async throws {
             logging.bootstrap()
-            var failures = 0
+            var failures = 0, warned = 0
             for file in files {
                 do {
                     let resolution = try options.resolution(extra: [.file(file)])
-                    for warning in resolution.warnings {
-                        ConfigOptions.warn(warning)
-                    }
                     for line in resolution.skipped {
                         ConfigOptions.warn(line)
                     }
                     let set = resolution.origins.values.filter { $0 == ConfigSource.file(file).name }.count
-                    print("\(file): ok (\(set) key\(set == 1 ? "" : "s") set, \(resolution.warnings.count) warning\(resolution.warnings.count == 1 ? "" : "s"))")
+                    let warnings = resolution.skipped.count
+                    if warnings > 0 { warned += 1 }
+                    print("\(file): \(warnings == 0 ? "ok" : "warned") (\(set) key\(set == 1 ? "" : "s") set, \(warnings) warning\(warnings == 1 ? "" : "s"))")
                 } catch let error as ReelError {
                     failures += 1
                     CLIOutput.printError("reel config check: \(error.description)")
                 }
             }
-            if failures > 0 { throw ExitCode(2) }
+            if failures > 0 { throw ExitCode(ExitStatus.badInput) }
+            if warned > 0 { throw ExitCode(ExitStatus.checkFailed) }
         }
     }
 }

@@ -17,18 +17,15 @@ struct ConfigOptions: ParsableArguments {
         configFiles.map { ConfigSource.file($0) } + (assignments.isEmpty ? [] : [.assignments(assignments)])
     }
 
-    /// The effective configuration and its warnings, without printing them.
+    /// The effective configuration, where each value came from and the versioned values left out.
+    /// An unknown key, in a file or a `--set`, is refused (exit 2) naming the nearest known key.
     func resolution(extra: [ConfigSource] = []) throws -> ConfigResolution {
         try ConfigResolver().resolve(sources + extra)
     }
 
-    /// The effective configuration; warnings (unknown keys) go to standard error.
+    /// The effective configuration.
     func resolve() throws -> ReelConfig {
-        let resolution = try resolution()
-        for warning in resolution.warnings {
-            Self.warn(warning)
-        }
-        return resolution.config
+        try resolution().config
     }
 
     /// Writes one line to standard error.

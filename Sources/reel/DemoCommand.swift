@@ -20,8 +20,8 @@ struct DemoCommand: AsyncParsableCommand {
             summary.json (the comparison as --json prints it).
             """)
 
-    @Option(help: ArgumentHelp("The samples folder to serve.", valueName: "dir"))
-    var samples = "Samples"
+    @Option(help: ArgumentHelp("The samples folder to serve (default: Samples here, else the installed samples).", valueName: "dir"))
+    var samples: String?
 
     @Option(help: ArgumentHelp("The folder to write the report, the events and the summary into.", valueName: "dir"))
     var output = "reel-demo"
@@ -40,6 +40,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     private func execute() async throws {
         let network = try NetworkProfile.parse(profile, allowOffline: false)
+        let samples = try self.samples ?? Installed.samplesFolder(option: "--samples DIR")
         let root = URL(fileURLWithPath: samples, isDirectory: true)
         let catalogPath = root.appendingPathComponent("video-feed.json").path
         let tracePath = root.appendingPathComponent(ScrollTrace.defaultFile).path
@@ -47,35 +48,38 @@ struct DemoCommand: AsyncParsableCommand {
             throw ReelError(.invalidInput, "'\(root.path)' is not Reel's samples folder (no video-feed.json or traces/mixed.jsonl); pass --samples DIR")
         }
         let folder = URL(fileURLWithPath: output, isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw ReelError(.invalidInput, "cannot make the folder '\(folder.path)': \(error.localizedDescription)")
-        }
+        try OutputPaths.folder(folder, for: "the demo's report, events and summary")
         let origin = try FeedOrigin.serve(path: samples, profile: network)
         let override = "prefetch=off"
         let resolution = try origin.configuration(options.sources)
-        for warning in resolution.warnings { ConfigOptions.warn(warning) }
         let withoutPrefetch = try origin.configuration(options.sources, override: override).config
-        let request = FeedRunRequest(catalog: try FeedCatalog.load(path: catalogPath), trace: try ScrollTrace.load(path: tracePath).cut(after: ScrollTrace.defaultSeconds),
+        var request = FeedRunRequest(catalog: try FeedCatalog.load(path: catalogPath), trace: try ScrollTrace.load(path: tracePath).cut(after: ScrollTrace.defaultSeconds),
                                      origin: origin)
+        let interruption = Interruption()
+        let line = LiveLine.onTerminal(json: false)
+        request.stop = interruption.stop
+        request.onProgress = { progress in line.show(FeedRunText.progress(progress)) }
         print("Running the first \(Int(ScrollTrace.defaultSeconds)) s of \(tracePath) twice in real time, prefetch on (a) and off (b), \(origin)...\n")
-        let comparison = try await FeedComparison.run(request, a: resolution.config, b: withoutPrefetch, override: override)
-        let runs = [comparison.a, comparison.b]
+        let (a, b) = try await FeedComparison.runs(request, a: resolution.config, b: withoutPrefetch, override: override)
+        line.finish()
+        let runs = [a] + (b.map { [$0] } ?? [])
         for run in runs {
             for warning in Set(run.warnings).sorted() { ConfigOptions.warn("\(run.title): \(warning)") }
         }
+        let summary = b.map { FeedComparison(a: a, b: $0, override: override).json } ?? a.summary.json
         _ = try await FeedRunFiles.write(runs, events: folder.appendingPathComponent("events.jsonl").path,
                                          report: folder.appendingPathComponent("report.html").path,
-                                         summary: (folder.appendingPathComponent("summary.json").path, comparison.json))
+                                         summary: (folder.appendingPathComponent("summary.json").path, summary))
         print(FeedRunText.header(request, runs: runs))
         print(SessionSummary.table(runs.map { ($0.title, $0.summary) }))
+        let events = folder.appendingPathComponent("events.jsonl").path
         print("""
 
             Report:  \(folder.appendingPathComponent("report.html").path)  (open it in a browser)
-            Events:  \(folder.appendingPathComponent("events.jsonl").path) (a), \(folder.appendingPathComponent("events-b.jsonl").path) (b)
+            Events:  \(events) (a)\(b == nil ? "" : ", \(folder.appendingPathComponent("events-b.jsonl").path) (b)")
             Summary: \(folder.appendingPathComponent("summary.json").path)
-            Check the play rules: reel feed check-events \(folder.appendingPathComponent("events.jsonl").path)
+            Check the play rules: reel feed check-events \(events)
             """)
+        try interruption.exitIfInterrupted()
     }
 }

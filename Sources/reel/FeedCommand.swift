@@ -31,7 +31,8 @@ struct FeedCommand: AsyncParsableCommand {
         }
 
         func catalog(_ config: ReelConfig) throws -> FeedCatalog {
-            let catalog = try FeedCatalog.load(path: feed ?? config.feed.catalogPath)
+            let path = try feed ?? Installed.sample(config.feed.catalogPath, option: "--feed FILE")
+            let catalog = try FeedCatalog.load(path: path)
             if let warning = catalog.warning { ConfigOptions.warn(warning) }
             return catalog
         }
@@ -72,7 +73,7 @@ struct FeedCommand: AsyncParsableCommand {
             }
             let build = FeedBuild(api: api, config: config, screen: feed.size(config), pages: pages)
             if json {
-                print(JSONWriter.pretty(build.json))
+                print(CLIOutput.jsonText(build.json))
                 return
             }
             let model = build.model
@@ -129,7 +130,7 @@ struct FeedCommand: AsyncParsableCommand {
             }
             for event in result.events {
                 if json {
-                    print(JSONWriter.compact(event.json))
+                    print(CLIOutput.jsonText(event.json, compact: true))
                 } else {
                     print(Self.line(event))
                 }
@@ -173,8 +174,8 @@ extension FeedCommand {
         @Option(help: ArgumentHelp("With --pattern: the trace's length (default 30); with a trace file: run only its first S seconds.", valueName: "S"))
         var seconds: Double?
 
-        @Option(help: "With --pattern: the seed of the trace's random choices.")
-        var seed: UInt64 = 1
+        @Option(help: "With --pattern: the seed of the trace's random choices (default 1).")
+        var seed: UInt64?
 
         @Option(help: ArgumentHelp(
             "Seconds of a launch animation (a splash or the loading animation) before the feed shows: the trace starts after them, and with launch.warmFeed (on by default) the session fetches the first page and the start of its first videos meanwhile.",
@@ -218,38 +219,51 @@ extension FeedCommand {
             if let screen = feed.screen, Size(parsing: screen) == nil {
                 throw ReelError(.invalidInput, "--screen must be WIDTHxHEIGHT in points, such as 390x844; got '\(screen)'")
             }
+            if seed != nil && pattern == nil {
+                ConfigOptions.warn("--seed \(seed!) is ignored: it seeds a generated trace (--pattern), and this run replays \(trace.map { "'\($0)'" } ?? "the default trace")")
+            }
         }
 
         /// Runs the session (twice with --compare) on `engine` from `origin` and prints or writes
-        /// what was asked.
+        /// what was asked. The files are checked before anything runs; Ctrl-C stops the run and
+        /// prints and writes what ran.
         func execute(origin: FeedOrigin, engine: FeedRunEngine) async throws {
+            try OutputPaths.prepare([(events, "the events"), (report, "the report"), (summaryFile, "the summary"),
+                                     (traceEvents, "the trace events")])
             let resolution = try origin.configuration(options.sources)
-            for warning in resolution.warnings { ConfigOptions.warn(warning) }
             let config = resolution.config
             let second = try compare.map { try origin.configuration(options.sources, override: $0).config }
             let catalog = try feed.catalog(config)
             let scroll: ScrollTrace
             if let pattern, let kind = TracePattern(rawValue: pattern) {
-                scroll = ScrollTrace.generated(kind, seconds: seconds ?? 30, seed: seed, catalog: catalog, config: config,
+                scroll = ScrollTrace.generated(kind, seconds: seconds ?? 30, seed: seed ?? 1, catalog: catalog, config: config,
                                                screen: feed.size(config))
             } else if let trace {
                 let whole = try ScrollTrace.load(path: trace)
                 scroll = seconds.map(whole.cut(after:)) ?? whole
             } else {
-                let whole = try ScrollTrace.load(path: "Samples/\(ScrollTrace.defaultFile)")
+                let whole = try ScrollTrace.load(path: try Installed.samplePath(ScrollTrace.defaultFile, option: "--trace FILE"))
                 scroll = whole.cut(after: seconds ?? ScrollTrace.defaultSeconds)
             }
             var request = FeedRunRequest(catalog: catalog, trace: scroll, origin: origin, screen: feed.size(config),
                                          launchSeconds: launch ?? 0)
             request.engine = engine
+            let interruption = Interruption()
+            let line = LiveLine.onTerminal(json: json)
+            if engine == .real {
+                request.stop = interruption.stop
+                request.onProgress = { progress in line.show(FeedRunText.progress(progress)) }
+            }
             let runs: [FeedRunResult]
             var comparison: FeedComparison?
             if let second, let compare {
-                comparison = try await FeedComparison.run(request, a: config, b: second, override: compare)
-                runs = [comparison!.a, comparison!.b]
+                let (a, b) = try await FeedComparison.runs(request, a: config, b: second, override: compare)
+                if let b { comparison = FeedComparison(a: a, b: b, override: compare) }
+                runs = [a] + (b.map { [$0] } ?? [])
             } else {
                 runs = [try await FeedRun.run(request, config: config, title: trace.map { URL(fileURLWithPath: $0).lastPathComponent } ?? pattern ?? "mixed")]
             }
+            line.finish()
             for run in runs {
                 for warning in Set(run.warnings).sorted() { ConfigOptions.warn("\(run.title): \(warning)") }
             }
@@ -257,12 +271,13 @@ extension FeedCommand {
             let written = try await FeedRunFiles.write(runs, events: events, report: report,
                                                        summary: summaryFile.map { ($0, summaryJSON) }, traceEvents: traceEvents)
             if json {
-                print(JSONWriter.pretty(summaryJSON))
-                return
+                print(CLIOutput.jsonText(summaryJSON))
+            } else {
+                print(FeedRunText.header(request, runs: runs))
+                print(SessionSummary.table(runs.map { ($0.title, $0.summary) }))
+                for path in written { print("wrote \(path)") }
             }
-            print(FeedRunText.header(request, runs: runs))
-            print(SessionSummary.table(runs.map { ($0.title, $0.summary) }))
-            for path in written { print("wrote \(path)") }
+            try interruption.exitIfInterrupted()
         }
     }
 
@@ -306,7 +321,7 @@ extension FeedCommand {
                 throw ReelError(.invalidInput, "--fail-rate, --stall-rate and --reset-rate need the simulator; not with --base-url")
             }
             let origin = try baseURL.map(FeedOrigin.remote(parsing:))
-                ?? FeedOrigin.serve(path: session.serve ?? "Samples", profile: network, faults: faults.injection)
+                ?? FeedOrigin.serve(path: session.serve ?? Installed.samplesFolder(option: "--serve DIR or --base-url URL"), profile: network, faults: faults.injection)
             try await session.execute(origin: origin, engine: .real)
         }
     }
@@ -339,7 +354,7 @@ extension FeedCommand {
         private func execute() async throws {
             try session.check()
             let network = try NetworkProfile.parse(session.profile, allowOffline: false)
-            let origin = try FeedOrigin.serve(path: session.serve ?? "Samples", profile: network)
+            let origin = try FeedOrigin.serve(path: session.serve ?? Installed.samplesFolder(option: "--serve DIR"), profile: network)
             try await session.execute(origin: origin, engine: .simulate)
         }
     }
@@ -380,7 +395,7 @@ extension FeedCommand {
                 for type in WidgetType.allCases { limits[type] = config.playback.maxSimultaneous(for: type) }
                 let violations = PlayRulesChecker.check(facts, maxSimultaneous: limits, isLowEnd: lowEnd || config.device.isLowEnd)
                 if json {
-                    print(JSONWriter.compact(.object([
+                    print(CLIOutput.jsonText(.object([
                         "facts": .int(facts.count),
                         "violations": .array(violations.map { violation in
                             .object([
@@ -388,14 +403,14 @@ extension FeedCommand {
                                 "cards": .array(violation.cards.map(JSONValue.string)), "message": .string(violation.message),
                             ])
                         }),
-                    ])))
+                    ]), compact: true))
                 } else {
                     for violation in violations { print(violation.description) }
                     print("\(file): \(facts.count) play facts, \(violations.isEmpty ? "every rule held" : "\(violations.count) violation\(violations.count == 1 ? "" : "s")")")
                 }
                 return violations
             }
-            if !violations.isEmpty { throw ExitCode(1) }
+            if !violations.isEmpty { throw ExitCode(ExitStatus.checkFailed) }
         }
     }
 }
@@ -438,16 +453,17 @@ extension FeedCommand {
             logging.bootstrap()
             try await CLIOutput.run("feed report") {
                 _ = try options.resolve()
+                try OutputPaths.prepare(output, what: "the report")
                 let report = try HTMLReport.load(events: events, summaries: summaries, titles: titles)
                 let size = try report.write(to: output)
                 let runs = report.runs.map { run in
                     (title: run.title, events: run.events.count, cards: Set(run.events.compactMap(\.card)).count)
                 }
                 if json {
-                    print(JSONWriter.compact(.object([
+                    print(CLIOutput.jsonText(.object([
                         "output": .string(output), "bytes": .int(size),
                         "runs": .array(runs.map { .object(["title": .string($0.title), "events": .int($0.events), "cards": .int($0.cards)]) }),
-                    ])))
+                    ]), compact: true))
                 } else {
                     let described = runs.map { "\($0.title): \($0.events) events, \($0.cards) cards" }.joined(separator: "; ")
                     print("wrote \(output) (\(Human.bytes(Int64(size)))): \(described)")

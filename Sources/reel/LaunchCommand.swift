@@ -57,7 +57,6 @@ struct LaunchCommand: AsyncParsableCommand {
 
         private func execute() async throws {
             let resolution = try config.resolution()
-            for warning in resolution.warnings { ConfigOptions.warn(warning) }
             var parameters = try LaunchParameters(resolution: resolution)
             let configURL = try InputLocation.parse(splashConfig)
             parameters.configurationURL = configURL
@@ -78,13 +77,20 @@ struct LaunchCommand: AsyncParsableCommand {
             let clock = LaunchClock.following(manual, from: first.time)
             let controller = await LaunchController.open(directory: URL(fileURLWithPath: state), parameters: parameters,
                                                          factory: factory, checker: SplashCommand.CheckAsset.checker, clock: clock)
+            // Events older than the state's last (the same file replayed on a kept --state) would
+            // run the clock backwards: said once here, and each counts as no time away.
+            if let last = await controller.snapshot.state.lifecycle.lastEventAt, first.time < last {
+                ConfigOptions.warn("'\(events)' starts at \(ISO8601DateFormatter().string(from: first.time)), before the last event the state "
+                                   + "'\(state)' holds (\(ISO8601DateFormatter().string(from: last))): the clock goes back, and each "
+                                   + "such event counts as no time away; give a new --state to replay from scratch")
+            }
             var counts: [String: Int] = [:]
             for event in replay {
                 let ahead = event.time.timeIntervalSince(clock.now())
                 if ahead > 0 { manual.advance(by: .milliseconds(Int64((ahead * 1000).rounded()))) }
                 let decision = await controller.handle(event)
                 counts[decision.kind, default: 0] += 1
-                let line = json ? JSONWriter.compact(LaunchDecisionOutput.json(event, decision))
+                let line = json ? CLIOutput.jsonText(LaunchDecisionOutput.json(event, decision), compact: true)
                                 : LaunchDecisionOutput.line(event, decision)
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
                 await controller.waitUntilIdle()

@@ -97,6 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     private func execute() async throws {
         _ = try config.resolve()
+        try OutputPaths.prepare([(statsFile, "the bill")])
         var networkProfile = try profile.map { try NetworkProfile.parse($0) } ?? .unlimited
         let end = traceEnd.flatMap(BandwidthTrace.End.init(rawValue:))
         if let bandwidthTrace {
@@ -117,7 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                        if let legacySeed { injection.seed = legacySeed }
                                                        return injection
                                                    }())
-        let signals = SignalWaiter([SIGINT, SIGTERM])
+        let signals = SignalWatcher([SIGINT, SIGTERM])
         let bill = try await withServer(configuration) { server in
             print(server.baseURL.absoluteString)
             fflush(nil)
@@ -126,7 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
             return server.bill()
         }
         if json {
-            print(try bill.jsonString())
+            print(try CLIOutput.json(bill))
         } else {
             print(bill.table())
         }
@@ -137,33 +138,5 @@ struct ServeCommand: AsyncParsableCommand {
 
     private static func printToStandardError(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-}
-
-/// Waits for the first of some signals, delivered through Dispatch signal sources (the default
-/// action is turned off with `signal(_, SIG_IGN)` so the process lives on to print its bill).
-private final class SignalWaiter {
-    private let sources: [any DispatchSourceSignal]
-    private let stream: AsyncStream<Int32>
-
-    init(_ numbers: [Int32]) {
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        self.stream = stream
-        sources = numbers.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        }
-    }
-
-    deinit {
-        sources.forEach { $0.cancel() }
-    }
-
-    /// Returns when one of the signals arrives.
-    func wait() async {
-        for await _ in stream { return }
     }
 }

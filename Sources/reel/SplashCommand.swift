@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OrderedCollections
 import ReelCore
 import ReelLaunch
 import ReelMedia
@@ -69,9 +70,9 @@ struct SplashCommand: AsyncParsableCommand {
                     CLIOutput.printError("reel splash check: \(error.description)")
                 }
             }
-            if json { print(JSONWriter.pretty(.array(reports))) }
-            if let unreadable { throw ExitCode(CLIOutput.exitCode(for: unreadable)) }
-            if invalid > 0 { throw ExitCode(1) }
+            if json { print(CLIOutput.jsonText(.object(["assets": .array(reports)]))) }
+            if let unreadable { throw ExitCode(ExitStatus.of(unreadable)) }
+            if invalid > 0 { throw ExitCode(ExitStatus.checkFailed) }
         }
     }
 

@@ -39,8 +39,8 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "Network profile of the simulator: unlimited, wifi, 4g, 3g.")
     var profile = "wifi"
 
-    @Option(help: "The samples folder to serve.")
-    var samples = "Samples"
+    @Option(help: "The samples folder to serve (default: Samples here, else the installed samples).")
+    var samples: String?
 
     @Flag(help: "Print one JSON object instead of the human summary.")
     var json = false
@@ -63,6 +63,7 @@ struct StressCommand: AsyncParsableCommand {
     private func execute() async throws {
         let settings = try config.resolve()
         let networkProfile = try NetworkProfile.parse(profile, allowOffline: false)
+        let samples = try self.samples ?? Installed.samplesFolder(option: "--samples DIR")
         let root = URL(fileURLWithPath: samples, isDirectory: true).standardizedFileURL
         let catalogPath = root.appendingPathComponent("video-feed.json").path
         guard FileManager.default.fileExists(atPath: catalogPath) else {

@@ -43,8 +43,8 @@ extension FeedCommand.Sweep {
         @Option(help: ArgumentHelp("Generated traces: \(TracePattern.names) (comma-separated).", valueName: "names"))
         var pattern: String?
 
-        @Option(help: "With --pattern: traces per pattern, seeds 1...N.")
-        var seeds = 1
+        @Option(help: ArgumentHelp("With --pattern: \(SeedList.help) Default 1.", valueName: "list"))
+        var seeds = SeedList([1])
 
         @Option(help: ArgumentHelp("Length of generated traces (default 30); a trace file is cut to it when given.", valueName: "S"))
         var seconds: Double?
@@ -69,7 +69,7 @@ extension FeedCommand.Sweep {
         @Option(help: ArgumentHelp("Serve this folder with the CDN simulator (default: Samples).", valueName: "dir"))
         var serve: String?
 
-        @Flag(help: "Also write each cell's Chrome trace (trace.json), for Perfetto.")
+        @Flag(name: .customLong("cell-trace-events"), help: "Also write each cell's Chrome trace (cells/<id>/trace.json), for Perfetto.")
         var traceEvents = false
 
         @Flag(help: "Run again the cells recorded as failed.")
@@ -87,7 +87,6 @@ extension FeedCommand.Sweep {
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
-            if seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be in 1...10000") }
             if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be in 1...64") }
             if let seconds, !(seconds > 0 && seconds <= 86_400) { throw ValidationError("--seconds must be in (0, 86400]") }
         }
@@ -98,12 +97,12 @@ extension FeedCommand.Sweep {
         }
 
         private func execute() async throws {
-            let served = serve ?? "Samples"
+            try OutputPaths.folder(URL(fileURLWithPath: output, isDirectory: true), for: "the sweep's results")
+            let served = try serve ?? Installed.samplesFolder(option: "--serve DIR")
             let origin = try FeedOrigin.serve(path: served, profile: .unlimited, faults: faults.injection)
             guard case .serve(let servedFolder, _, _) = origin else { return }
             let baseline = try origin.configuration(options.sources)
-            for warning in baseline.warnings { ConfigOptions.warn(warning) }
-            let matrix = try makeMatrix(origin: origin, baselineWarnings: baseline.warnings.count)
+            let matrix = try makeMatrix(origin: origin)
             let catalog = try feed.catalog(baseline.config)
             var sweep = SweepRun(matrix: matrix, folder: SweepFolder(output), catalog: catalog, served: servedFolder,
                                  sources: options.sources, faults: faults.injection,
@@ -119,6 +118,11 @@ extension FeedCommand.Sweep {
             if jobs > 1, engine == .real {
                 ConfigOptions.warn("--jobs \(jobs): cells share the CPU, so their timings (TTFF above all) are not those of one session alone")
             }
+            if pattern == nil && seeds != SeedList([1]) {
+                ConfigOptions.warn("--seeds \(seeds) is ignored: it seeds generated traces (--pattern)")
+            }
+            let interruption = Interruption()
+            sweep.stop = interruption.stop
             let line = ProgressLine(terminal: isatty(STDERR_FILENO) != 0, log: !json, jobs: jobs)
             let outcome = try await sweep.run { line.show($0) }
             line.finish()
@@ -128,22 +132,26 @@ extension FeedCommand.Sweep {
                 let result: JSONValue = .object([
                     "matrix": .string(matrix.id), "cells": .int(matrix.cells.count), "shard": .string(sweep.shard.description),
                     "owned": .int(progress.total), "alreadyDone": .int(progress.skipped), "ran": .int(progress.done),
-                    "failed": .int(progress.failed), "overheadMsPerCell": try JSONValue(encoding: overhead.percentiles),
+                    "failed": .int(progress.failed), "stopped": .int(progress.stopped), "overheadMsPerCell": try JSONValue(encoding: overhead.percentiles),
                     "output": .string(sweep.folder.path),
                 ])
-                print(JSONWriter.pretty(result))
+                print(CLIOutput.jsonText(result))
             } else {
                 print("sweep \(matrix.id): \(matrix.cells.count) cells (\(matrix.traces.count) traces × \(matrix.profiles.count) profiles × \(matrix.settings.count) settings); shard \(sweep.shard): \(progress.total) cells, \(progress.skipped) already done, \(progress.done) ran, \(progress.failed) failed")
                 if let p50 = overhead.p50 {
                     print("overhead per cell (all but the session itself): p50 \(Human.ms(p50)), max \(Human.ms(overhead.max))")
                 }
                 print("results: \(sweep.folder.path) (reel feed sweep report \(sweep.folder.path) --html report.html)")
+                if interruption.signal != nil {
+                    print("interrupted: \(progress.stopped) running cell\(progress.stopped == 1 ? " was" : "s were") stopped and not recorded; the same command resumes the sweep")
+                }
             }
+            try interruption.exitIfInterrupted()
         }
 
         /// The traces, profiles and settings crossed; errors name a pattern, profile or key
         /// that does not exist.
-        private func makeMatrix(origin: FeedOrigin, baselineWarnings: Int) throws -> SweepMatrix {
+        private func makeMatrix(origin: FeedOrigin) throws -> SweepMatrix {
             var sweepTraces: [SweepTrace] = []
             for file in traces {
                 let bytes = try FileBytes.read(file, what: "trace file", code: .invalidTrace)
@@ -154,7 +162,7 @@ extension FeedCommand.Sweep {
                 guard TracePattern(rawValue: name) != nil else {
                     throw ReelError(.invalidInput, "unknown pattern '\(name)' (use \(TracePattern.names))")
                 }
-                for seed in 1...UInt64(seeds) { sweepTraces.append(SweepTrace(pattern: name, seed: seed, seconds: seconds ?? 30)) }
+                for seed in seeds.seeds { sweepTraces.append(SweepTrace(pattern: name, seed: seed, seconds: seconds ?? 30)) }
             }
             guard !sweepTraces.isEmpty else { throw ReelError(.invalidInput, "give --trace FILE... or --pattern NAMES") }
             let profiles = Self.list(profile)
@@ -168,11 +176,8 @@ extension FeedCommand.Sweep {
             guard !profiles.isEmpty else { throw ReelError(.invalidInput, "--profile names no profile") }
             let settings = try Self.settings(vary)
             for setting in settings where !setting.assignments.isEmpty {
-                // A setting's key must exist and its value read: an unknown key is an error here.
-                let resolution = try origin.configuration(options.sources + [.assignments(setting.assignments)])
-                if resolution.warnings.count > baselineWarnings, let warning = resolution.warnings.last {
-                    throw ReelError(.invalidConfig, "--vary \(setting.id): \(warning)")
-                }
+                // A setting's key must exist and its value read, before any cell runs.
+                _ = try origin.configuration(options.sources + [.assignments(setting.assignments, from: "--vary")])
             }
             var shared: [String] = []
             for file in options.configFiles {
@@ -244,7 +249,7 @@ extension FeedCommand.Sweep {
                 let inputs = self.inputs.map(SweepFolder.init), output = SweepFolder(self.output)
                 let outcome = try await BlockingPool.shared.run { try SweepMerge.merge(inputs, into: output) }
                 if json {
-                    print(JSONWriter.pretty(.object([
+                    print(CLIOutput.jsonText(.object([
                         "matrix": .string(outcome.matrix.id), "cells": .int(outcome.matrix.cells.count), "copied": .int(outcome.copied),
                         "missingCells": .array(outcome.missing.map { .string($0.id) }), "output": .string(output.path),
                     ])))
@@ -277,6 +282,7 @@ extension FeedCommand.Sweep {
         func run() async throws {
             logging.bootstrap()
             try await CLIOutput.run("feed sweep report") {
+                try OutputPaths.prepare([(html, "the sweep's page")])
                 let folder = SweepFolder(self.folder), html = self.html
                 let (analysis, matrix) = try await BlockingPool.shared.run { () -> (SweepAnalysis, SweepMatrix) in
                     let matrix = try folder.loadMatrix()
@@ -291,7 +297,7 @@ extension FeedCommand.Sweep {
                     return (analysis, matrix)
                 }
                 if json {
-                    print(JSONWriter.pretty(try JSONValue(encoding: analysis)))
+                    print(CLIOutput.jsonText(try JSONValue(encoding: analysis)))
                     return
                 }
                 print(Self.text(analysis, matrix: matrix))
@@ -316,7 +322,7 @@ extension FeedCommand.Sweep {
             for failed in analysis.failedCells.prefix(10) { lines.append("failed: \(failed.cell): \(failed.message)") }
             for row in analysis.comparisons where row.pattern == nil && row.profile == nil {
                 guard let metric = SweepMetric.named(row.metric) else { continue }
-                let ratio = row.ratio.map { String(format: "%.2fx", $0) } ?? "-"
+                let ratio = SweepPage.ratio(row, metric.unit)
                 lines.append("\(row.setting) | \(metric.label): \(SweepPage.interval(row.value, metric.unit)) vs baseline \(SweepPage.interval(row.baseline, metric.unit)), \(ratio)")
             }
             if matrix.settings.count < 2 { lines.append("(one setting: nothing to compare; add --vary)") }

@@ -30,8 +30,8 @@ struct TraceAccuracyCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Generate traces of these patterns (comma-separated: \(TracePattern.names), or all).", valueName: "names"))
     var pattern: String?
 
-    @Option(help: ArgumentHelp("Seeds of the generated traces (comma-separated).", valueName: "list"))
-    var seeds = "1,2,3"
+    @Option(help: ArgumentHelp("\(SeedList.help) Default 1-3.", valueName: "list"))
+    var seeds = SeedList([1, 2, 3])
 
     @Option(help: "Length of each generated trace in seconds.")
     var seconds: Double = 60
@@ -47,15 +47,12 @@ struct TraceAccuracyCommand: AsyncParsableCommand {
         return pattern.split(separator: ",").compactMap { TracePattern(rawValue: String($0)) }
     }
 
-    var seedList: [UInt64] { seeds.split(separator: ",").compactMap { UInt64($0) } }
+    var seedList: [UInt64] { seeds.seeds }
 
     func validate() throws {
         if let pattern, pattern != "all",
            pattern.split(separator: ",").contains(where: { TracePattern(rawValue: String($0)) == nil }) {
             throw ValidationError("unknown pattern in '\(pattern)'; use \(TracePattern.names) or all")
-        }
-        if seedList.isEmpty || seedList.count != seeds.split(separator: ",").count {
-            throw ValidationError("--seeds must be whole numbers separated by commas, such as 1,2,3")
         }
         if trace.isEmpty && pattern == nil { throw ValidationError("give --trace FILE or --pattern NAMES") }
         if !(seconds > 0 && seconds <= 86_400) { throw ValidationError("--seconds must be in (0, 86400]") }
@@ -86,7 +83,7 @@ struct TraceAccuracyCommand: AsyncParsableCommand {
                 all.swipesPredicted += accuracy.swipesPredicted
             }
             if json {
-                print(JSONWriter.pretty(Self.figures(all, traces: rows)))
+                print(CLIOutput.jsonText(Self.figures(all, traces: rows)))
             } else {
                 print(Self.text(all, rows: rows))
             }

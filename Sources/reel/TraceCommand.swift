@@ -52,6 +52,7 @@ struct TraceCommand: AsyncParsableCommand {
             logging.bootstrap()
             try await CLIOutput.run("trace generate") {
                 let config = try options.resolve()
+                try OutputPaths.prepare([(output, "the trace")])
                 let api = FeedAPI(catalog: try feed.catalog(config), config: config)
                 // A looping feed is built as far as the session could scroll: a page per 2 s is plenty.
                 let pages = api.isEndless ? max(2, Int(seconds / 2)) : nil

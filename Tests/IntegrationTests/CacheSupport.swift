@@ -4,9 +4,9 @@ import Testing
 
 /// Helpers shared by the cache, prefetch and offline tests of the `reel` tool.
 enum CacheCLI {
-    /// The md5 column of `reel play --framemd5` output.
+    /// The md5 column of `reel play --framemd5` output (ffmpeg's framemd5: its `#` header skipped).
     static func hashes(_ stdout: String) -> [String] {
-        stdout.split(separator: "\n").map { line in
+        stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
             String(line.split(separator: ",").last ?? "").trimmingCharacters(in: .whitespaces)
         }
     }

@@ -29,7 +29,9 @@ struct ConfigAndFeedCommandTests {
     @Test func defaultsListEveryKeyAsJSON() async throws {
         let result = try await ReelProcess.run(["config", "defaults", "--json"])
         #expect(result.status == 0)
-        let keys = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["reelVersion"] as? String == "0.1.0")
+        let keys = try #require(object["keys"] as? [[String: Any]])
         #expect(keys.count > 80)
         for key in keys {
             #expect(key["key"] is String && key["type"] is String && key["description"] is String && key.keys.contains("default"))
@@ -49,12 +51,53 @@ struct ConfigAndFeedCommandTests {
         #expect(result.stderr.contains("needs app version 99.0"))
     }
 
-    @Test func unknownKeysWarnWithTheNearestName() async throws {
+    @Test func unknownKeysAreRefusedWithTheNearestName() async throws {
         let result = try await ReelProcess.run(["config", "show", "--set", "prefetch.maxConcurent=3", "--set", "visiblity.short.ready=0.3", "--set", "visiblity.x=1"])
-        #expect(result.status == 0)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
         #expect(result.stderr.contains("unknown key 'prefetch.maxConcurent' (nearest known key: 'prefetch.maxConcurrent')"))
         #expect(result.stderr.contains("unknown key 'visiblity.short.ready' (nearest known key: 'visibility.short.ready')"))
         #expect(result.stderr.contains("unknown key 'visiblity.x' (nearest known section: 'visibility')"))
+    }
+
+    /// One rule for a misspelled key wherever a key is named: refused before anything runs,
+    /// exit 2, the nearest key named, the option it came from too.
+    @Test func aMisspelledKeyIsRefusedInEveryPlaceAKeyIsNamed() async throws {
+        let folder = try makeScratchFolder("reel-typo")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try Self.write(#"{"prefetch.maxConcurent": 4}"#, "typo.json", in: folder)
+        let session = ["feed", "simulate", "--pattern", "browse", "--seconds", "2"]
+        let places: [(String, [String])] = [
+            ("--set", session + ["--set", "prefetch.maxConcurent=4"]),
+            ("--compare", session + ["--compare", "prefetch.maxConcurent=4"]),
+            ("--vary", ["feed", "sweep", "--pattern", "browse", "--seconds", "2",
+                        "--vary", "prefetch.maxConcurent=2,4", "--output", folder.appendingPathComponent("sweep").path]),
+            ("config file 'typo.json'", session + ["--config", file]),
+            ("config file '\(file)'", ["config", "check", file]),
+        ]
+        for (layer, arguments) in places {
+            let result = try await ReelProcess.run(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.output)")
+            #expect(result.stderr.contains("unknown key 'prefetch.maxConcurent' (nearest known key: 'prefetch.maxConcurrent')"),
+                    "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(layer.hasPrefix("config file") ? "typo.json" : layer + ":"), "\(arguments): \(result.stderr)")
+            #expect(!result.stdout.contains("ttff") && !result.stdout.contains("Trace:"), "\(arguments) ran: \(result.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("sweep/cells").path), "the sweep ran cells")
+    }
+
+    /// `config check` is a CI gate: a warning (a versioned value that does not apply at the app's
+    /// version) fails it with exit 1; with the app's version given, the same file passes.
+    @Test func checkFailsOnAWarning() async throws {
+        let folder = try makeScratchFolder("reel-config")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try Self.write(#"{"decoder.poolSize": {"value": 6, "minVersion": "24.0"}}"#, "versioned.json", in: folder)
+        let old = try await ReelProcess.run(["config", "check", file])
+        #expect(old.status == 1, "\(old.output)")
+        #expect(old.stderr.contains("needs app version 24.0") && old.stdout.contains("versioned.json: warned (0 keys set, 1 warning)"), "\(old.output)")
+        let current = try await ReelProcess.run(["config", "check", file, "--set", "app.version=24.1"])
+        #expect(current.status == 0, "\(current.output)")
+        #expect(current.stdout.contains("versioned.json: ok (1 key set, 0 warnings)"), "\(current.output)")
     }
 
     @Test(arguments: [

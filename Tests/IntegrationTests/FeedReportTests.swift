@@ -135,7 +135,7 @@ struct FeedReportTests {
         (["--events", "GOOD", "--summary", "/no/such/summary.json"], "/no/such/summary.json", "not found"),
         (["--events", "GOOD", "--summary", "BAD"], "summary file", "not valid JSON"),
         (["--events", "GOOD", "--events", "GOOD", "--events", "GOOD"], "events files", "one or two"),
-        (["--events", "GOOD", "--output", "/no/such/dir/report.html"], "/no/such/dir/report.html", "cannot write"),
+        (["--events", "GOOD", "--output", "UNDER-A-FILE"], "good.jsonl/report.html", "cannot write"),
     ])
     func badInputFailsWithOneLine(arguments: [String], names: String, cause: String) async throws {
         let folder = try makeScratchFolder("reel-report-bad")
@@ -143,7 +143,8 @@ struct FeedReportTests {
         let good = folder.appendingPathComponent("good.jsonl"), bad = folder.appendingPathComponent("bad.jsonl")
         try Data(Self.eventLines(widgets: 2, seconds: 4, prefetch: true).utf8).write(to: good)
         try Data("{\"t\": 0, \"type\": \"mount\", \"card\": \"s0/0\"}\n{\"t\": 1, \"type\": \"teleport\"}\n".utf8).write(to: bad)
-        var resolved = arguments.map { $0 == "GOOD" ? good.path : $0 == "BAD" ? bad.path : $0 }
+        // A report whose folder would be a file: refused before anything is read.
+        var resolved = arguments.map { $0 == "GOOD" ? good.path : $0 == "BAD" ? bad.path : $0 == "UNDER-A-FILE" ? good.path + "/report.html" : $0 }
         if !resolved.contains("--output") { resolved += ["--output", folder.appendingPathComponent("out.html").path] }
         let result = try await ReelProcess.run(["feed", "report"] + resolved)
         #expect(result.status == 2, "exit \(result.status): \(result.stderr)")

@@ -70,9 +70,11 @@ struct LaunchHostileAssetTests {
                 #expect(run.stderr.contains("warning: splash '\(name)': asset '\(server.url(for: "/\(name).json").absoluteString)' is not valid: ")
                         && run.stderr.contains(problem), "\(name): \(run.stderr)")
             }
-            // The next run: refused assets are neither downloaded nor checked again.
+            // The next run: refused assets are neither downloaded nor checked again. Its one
+            // warning is that the same events replay on the state they left (the clock goes back).
             let again = try await ReelProcess.run(arguments)
-            #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+            let warnings = again.stderr.split(separator: "\n")
+            #expect(again.status == 0 && warnings.count == 1 && warnings[0].contains("the clock goes back"), "\(again.stderr)")
             for name in Self.hostile.keys.sorted() + ["snowfall"] {
                 #expect(server.bill().paths["/\(name).json"]?.requests == 1, "\(name)")
             }
@@ -90,7 +92,8 @@ struct LaunchHostileAssetTests {
         }
         let run = try await ReelProcess.run(["splash", "check", "--json", "--set", "launch.splash.checkMemoryMiB=160", "--set", "launch.splash.checkSeconds=120"] + paths)
         #expect(run.status == 1, "\(run.stderr)")
-        let reports = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stdout)")
+        let output = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+        let reports = try #require(output["assets"] as? [[String: Any]], "\(run.stdout)")
         #expect(reports.count == 3 && reports.allSatisfy { $0["valid"] as? Bool == false })
         for report in reports {
             let check = try #require(report["check"] as? [String: Any], "\(report)")

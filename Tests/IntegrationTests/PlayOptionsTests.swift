@@ -12,7 +12,7 @@ struct PlayOptionsTests {
     }
 
     static func hashes(_ stdout: String) -> [String] {
-        stdout.split(separator: "\n").map { String($0.split(separator: ",").last ?? "").trimmingCharacters(in: .whitespaces) }
+        CacheCLI.hashes(stdout)
     }
 
     static func report(_ text: String) throws -> [String: Any] {
@@ -53,12 +53,23 @@ struct PlayOptionsTests {
         #expect(be32(16) == 960 && be32(20) == 540, "PNG is \(be32(16))x\(be32(20)), the sample is 960x540")
     }
 
+    /// A thumbnail's missing folder is made; a path that cannot be written is refused before the
+    /// play, in one line.
     @Test func anUnwritableThumbnailPathIsAClearError() async throws {
+        let folder = try makeScratchFolder("reel-thumbnail")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let path = PackagePaths.samples.appendingPathComponent("streams/s01/index.m3u8").path
-        let result = try await ReelProcess.run(["play", path, "--fast", "--frames", "1", "--thumbnail", "/no/such/dir/t.png"])
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("/no/such/dir/t.png"), "\(result.stderr)")
+        let made = folder.appendingPathComponent("new/dir/t.png").path
+        let written = try await ReelProcess.run(["play", path, "--fast", "--frames", "1", "--thumbnail", made])
+        #expect(written.status == 0 && FileManager.default.fileExists(atPath: made), "\(written.stderr)")
+        let file = folder.appendingPathComponent("file")
+        try Data("x".utf8).write(to: file)
+        let bad = file.appendingPathComponent("t.png").path
+        let result = try await ReelProcess.run(["play", path, "--fast", "--frames", "1", "--thumbnail", bad])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(bad), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "played before refusing: \(result.stdout)")
     }
 
     /// The device keys choose the rendition; every non-default rendition matches its reference too.
@@ -129,17 +140,17 @@ struct PlayOptionsTests {
         }
     }
 
-    /// Every key the JSON report prints is documented in README's `reel play` table, and the other way round.
+    /// Every key the JSON report prints is documented in docs/commands.md's `reel play` table.
     @Test func theJSONKeysAreTheDocumentedOnes() async throws {
-        let readme = try String(contentsOf: PackagePaths.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let commands = try String(contentsOf: PackagePaths.root.appendingPathComponent("docs/commands.md"), encoding: .utf8)
         try await withSampleServer { server in
             let result = try await ReelProcess.run(["play", server.url(for: "streams/s01/index.m3u8").absoluteString, "--fast", "--frames", "5", "--json"])
             #expect(result.status == 0, "\(result.stderr)")
             let report = try Self.report(result.stdout)
-            let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }
+            let rows = commands.split(separator: "\n").filter { $0.hasPrefix("| `") }
             for key in report.keys {
                 #expect(rows.contains { $0.hasPrefix("| `\(key)`") || $0.hasPrefix("| `\(key)[]`") || $0.hasPrefix("| `\(key).") },
-                        "README does not document '\(key)'")
+                        "docs/commands.md does not document '\(key)'")
             }
             for (section, object) in report {
                 guard let fields = object as? [String: Any] else { continue }
@@ -148,7 +159,7 @@ struct PlayOptionsTests {
                 for key in fields.keys {
                     let documented = rows.contains { $0.contains("`\(section).\(key)`") || $0.contains("`\(section).\(key)[]`") }
                         || sectionRow.contains(key)
-                    #expect(documented, "README does not document '\(section).\(key)'")
+                    #expect(documented, "docs/commands.md does not document '\(section).\(key)'")
                 }
             }
         }

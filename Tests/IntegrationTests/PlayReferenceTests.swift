@@ -58,9 +58,7 @@ struct PlayReferenceTests {
             },
             "no rendition of \(sample.name) matches variant \(variant ?? "nil") / representation \(representation ?? "nil")")
         let expected = try SampleIndex.referenceHashes(rendition.reference)
-        let got = result.stdout.split(separator: "\n").map { line in
-            String(line.split(separator: ",").last ?? "").trimmingCharacters(in: .whitespaces)
-        }
+        let got = CacheCLI.hashes(result.stdout)
         #expect(expected.count == rendition.frames)
         #expect(got.count == expected.count, "\(sample.name): \(got.count) frames, reference has \(expected.count)")
         if let mismatch = zip(got, expected).enumerated().first(where: { $0.element.0 != $0.element.1 }) {

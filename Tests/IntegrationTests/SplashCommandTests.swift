@@ -25,7 +25,8 @@ struct SplashCommandTests {
         let names = Self.valid + Self.invalid.keys.sorted()
         let run = try await ReelProcess.run(["splash", "check", "--json"] + Self.patient + names.map(Self.path))
         #expect(run.status == 1, "\(run.stderr)")
-        let reports = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stdout)")
+        let output = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+        let reports = try #require(output["assets"] as? [[String: Any]], "\(run.stdout)")
         #expect(reports.count == names.count)
         for (name, report) in zip(names, reports) {
             #expect(report["asset"] as? String == Self.path(name))

@@ -10,23 +10,25 @@ struct ConfigHostileInputTests {
     let resolver = ConfigResolver()
 
     /// Seconds of work in a debug build: on a blocking thread, not the cooperative pool's few.
-    @Test("200,000 unknown keys: the first 20 get a suggestion, the rest one line per layer")
+    @Test("200,000 unknown keys: refused; the first 20 get a suggestion, the rest one line per layer")
     func manyUnknownKeys() async throws {
         var json = "{"
         json.reserveCapacity(5_000_000)
         for index in 0..<200_000 { json += "\"prefetch.maxConcurent\(index)\": 1," }
         json += "\"decoder.poolSize\": 3}"
         let start = ContinuousClock.now
-        let resolution = try await BlockingPool.shared.run { [resolver, json] in
-            try resolver.resolve([.json(json, name: "big"), .assignments(["nope=1", "decoder.threads=2"])])
+        let error = await #expect(throws: ReelError.self) {
+            try await BlockingPool.shared.run { [resolver, json] in
+                try resolver.resolve([.json(json, name: "big"), .assignments(["nope=1", "decoder.threads=2"])])
+            }
         }
-        print("200,000 unknown keys: resolved in \(ContinuousClock.now - start)")
-        #expect(resolution.config.decoder.poolSize == 3)
-        #expect(resolution.config.decoder.threads == 2)
-        #expect(resolution.warnings.count == 22)
-        #expect(resolution.warnings[0] == "big: unknown key 'prefetch.maxConcurent0' (nearest known key: 'prefetch.maxConcurrent'); ignored")
-        #expect(resolution.warnings[20] == "big: 199980 more unknown keys; ignored")
-        #expect(resolution.warnings[21] == "--set: 1 more unknown key; ignored")
+        print("200,000 unknown keys: refused in \(ContinuousClock.now - start)")
+        let lines = try #require(error).message.split(separator: "; ").map(String.init)
+        #expect(lines.count == 22)
+        #expect(lines[0] == "invalid configuration: big: unknown key 'prefetch.maxConcurent0' (nearest known key: 'prefetch.maxConcurrent')")
+        #expect(lines[20] == "big: 199980 more unknown keys")
+        #expect(lines[21] == "--set: 1 more unknown key")
+        #expect(error?.code == .invalidConfig)
     }
 
     @Test("a configuration file over 4 MiB is refused before it is read")
@@ -41,16 +43,14 @@ struct ConfigHostileInputTests {
     @Test("a huge unknown key is cut and compared with nothing")
     func hugeUnknownKey() throws {
         let key = String(repeating: "x", count: 1_000_000)
-        let resolution = try resolver.resolve([.json("{\"\(key)\": 1}", name: "f")])
-        let warning = try #require(resolution.warnings.first)
-        #expect(warning == "f: unknown key '\(String(repeating: "x", count: 100))... (1000000 characters)'; ignored")
+        let error = try #require(throws: ReelError.self) { try resolver.resolve([.json("{\"\(key)\": 1}", name: "f")]) }
+        #expect(error.message == "invalid configuration: f: unknown key '\(String(repeating: "x", count: 100))... (1000000 characters)'")
     }
 
     @Test("a key with a line break is shown on one line")
     func unknownKeyWithLineBreak() throws {
-        let resolution = try resolver.resolve([.json(#"{"a\r\nb": 1}"#, name: "f")])
-        let warning = try #require(resolution.warnings.first)
-        #expect(warning.hasPrefix(#"f: unknown key 'a\r\nb'"#), "\(warning)")
+        let error = try #require(throws: ReelError.self) { try resolver.resolve([.json(#"{"a\r\nb": 1}"#, name: "f")]) }
+        #expect(error.message.hasPrefix(#"invalid configuration: f: unknown key 'a\r\nb'"#), "\(error.message)")
     }
 
     @Test("a User-Agent with control characters is refused, naming the key", arguments: [

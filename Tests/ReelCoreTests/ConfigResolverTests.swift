@@ -20,7 +20,6 @@ struct ConfigResolverTests {
         #expect(resolution.origins["prefetch.maxConcurrent"] == "config file '\(second)'")
         #expect(resolution.origins["decoder.poolSize"] == "--set")
         #expect(resolution.origins["cache.enabled"] == nil)
-        #expect(resolution.warnings.isEmpty)
     }
 
     @Test("later --set wins over earlier --set for the same key")
@@ -69,14 +68,18 @@ struct ConfigResolverTests {
         #expect(throws: ReelError.self) { try resolver.resolve([.json(json, name: "t")]) }
     }
 
-    @Test("an unknown key is a warning naming the nearest known key")
+    @Test("an unknown key is refused, naming the nearest known key and the layer it came from")
     func unknownKey() throws {
-        let resolution = try resolver.resolve([.json(#"{"prefetch.maxConcurent": 3}"#, name: "f"), .assignments(["visiblity.short.ready=0.3"])])
-        #expect(resolution.warnings.count == 2)
-        #expect(resolution.warnings[0].contains("'prefetch.maxConcurent'"))
-        #expect(resolution.warnings[0].contains("'prefetch.maxConcurrent'"))
-        #expect(resolution.warnings[1].contains("'visibility.short.ready'"))
-        #expect(resolution.config.prefetch.maxConcurrent == 2)
+        let error = try #require(throws: ReelError.self) {
+            try resolver.resolve([.json(#"{"prefetch.maxConcurent": 3}"#, name: "f"), .assignments(["visiblity.short.ready=0.3"])])
+        }
+        #expect(error.code == .invalidConfig)
+        #expect(error.message == "invalid configuration: f: unknown key 'prefetch.maxConcurent' (nearest known key: 'prefetch.maxConcurrent'); "
+                + "--set: unknown key 'visiblity.short.ready' (nearest known key: 'visibility.short.ready')", "\(error.message)")
+        let compared = try #require(throws: ReelError.self) {
+            try resolver.resolve([.assignments(["prefetch.maxConcurent=4"], from: "--compare")])
+        }
+        #expect(compared.message.contains("--compare: unknown key 'prefetch.maxConcurent' (nearest known key: 'prefetch.maxConcurrent')"))
     }
 
     @Test("wrong types and out-of-range values are errors naming key, value and expectation", arguments: [

@@ -41,7 +41,7 @@ struct FeedComparisonTests {
         let lines = text.split(separator: "\n")
         #expect(lines[0].contains("b: prefetch=off") && lines[0].contains("b/a"))
         #expect(lines.contains { $0.hasPrefix("plays") && $0.hasSuffix("0.50") })
-        #expect(lines.contains { $0.hasPrefix("TTFF p50") && $0.hasSuffix("10.00") })
+        #expect(lines.contains { $0.hasPrefix("TTFF p50") && $0.hasSuffix("10.0") })
         #expect(lines.contains { $0.hasPrefix("errors") && $0.hasSuffix("-") })
     }
 

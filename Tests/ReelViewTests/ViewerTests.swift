@@ -197,7 +197,7 @@ struct ViewerTests {
         }
     }
 
-    @Test("every option of --help is in the README and docs/viewer.md")
+    @Test("every option of --help is in docs/commands.md and docs/viewer.md")
     func everyOptionIsDocumented() async throws {
         let help = try await ChildProcess.run(PackagePaths.viewBinary, ["--help"])
         #expect(help.status == 0)
@@ -207,7 +207,7 @@ struct ViewerTests {
             Range($0.range, in: text).map { String(text[$0]) }
         }).subtracting(["--help"])
         #expect(options.count >= 20, "\(options)")
-        for document in ["README.md", "docs/viewer.md"] {
+        for document in ["docs/commands.md", "docs/viewer.md"] {
             let page = try String(contentsOf: PackagePaths.root.appendingPathComponent(document), encoding: .utf8)
             let missing = options.filter { !page.contains("`\($0)") }.sorted()
             #expect(missing.isEmpty, "\(document) does not document \(missing)")

@@ -1,9 +1,7 @@
-/// The effective configuration after layering, with the warnings to show (unknown keys) and where
-/// each key's value came from.
+/// The effective configuration after layering, where each key's value came from, and the
+/// versioned values that did not apply.
 public struct ConfigResolution: Sendable {
     public var config: ReelConfig
-    /// Warnings for people, one line each.
-    public var warnings: [String]
     /// The layer that set each key ("config file 'a.json'", "--set"); absent for defaults.
     public var origins: [String: String]
     /// Versioned values that did not apply because `app.version` is lower, one line each.

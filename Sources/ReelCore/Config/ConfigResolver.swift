@@ -4,9 +4,11 @@ import OrderedCollections
 /// Layers configuration: built-in defaults < each `ConfigSource` in order. Per key, the later layer
 /// wins; a key absent from a layer keeps the value below. A versioned value
 /// (`{"value": v, "minVersion": "x.y"}`) applies only when the effective `app.version` is at
-/// least `minVersion`. Unknown keys are warnings naming the nearest known key (the first few; the
-/// rest are counted); wrong types, out-of-range values and inconsistent thresholds are one
-/// `invalidConfig` error listing them all.
+/// least `minVersion`. Unknown keys are refused, each named with the nearest known key (the first
+/// few; the rest are counted), whichever layer names them (a file, `--set`, `--compare`,
+/// `--vary`): a misspelled key would otherwise run the defaults and look like a result. Unknown
+/// keys, wrong types, out-of-range values and inconsistent thresholds are one `invalidConfig`
+/// error listing them all.
 public struct ConfigResolver: Sendable {
     public let schema: ConfigSchema
     /// 4 MiB: a configuration file holds a few hundred keys at most; a huge one would cost its
@@ -25,7 +27,7 @@ public struct ConfigResolver: Sendable {
         for source in sources {
             layers.append(try entries(of: source, unknown: &unknown, errors: &errors))
         }
-        let warnings = unknown.warnings
+        errors += unknown.lines
 
         // app.version decides which versioned values apply, so it is settled first (and cannot
         // itself be versioned).
@@ -62,7 +64,7 @@ public struct ConfigResolver: Sendable {
         guard problems.isEmpty else {
             throw ReelError(.invalidConfig, "inconsistent configuration: " + problems.joined(separator: "; "))
         }
-        return ConfigResolution(config: config, warnings: warnings, origins: origins, skipped: skipped,
+        return ConfigResolution(config: config, origins: origins, skipped: skipped,
                                 skippedValues: skippedValues)
     }
 
@@ -89,10 +91,10 @@ public struct ConfigResolver: Sendable {
             return try jsonEntries(bytes, layer: source.name, unknown: &unknown, errors: &errors)
         case .json(let text, let name):
             return try jsonEntries(Array(text.utf8), layer: name, unknown: &unknown, errors: &errors)
-        case .assignments(let assignments):
+        case .assignments(let assignments, let option):
             var entries: [ConfigEntry] = []
             for assignment in assignments {
-                if let entry = assignmentEntry(assignment, unknown: &unknown, errors: &errors) { entries.append(entry) }
+                if let entry = assignmentEntry(assignment, option: option, unknown: &unknown, errors: &errors) { entries.append(entry) }
             }
             return entries
         }
@@ -155,26 +157,26 @@ public struct ConfigResolver: Sendable {
         return ConfigEntry(key: key, raw: .json(value), minVersion: minVersion, layer: layer)
     }
 
-    private func assignmentEntry(_ assignment: String, unknown: inout UnknownKeys, errors: inout [String]) -> ConfigEntry? {
+    private func assignmentEntry(_ assignment: String, option: String, unknown: inout UnknownKeys, errors: inout [String]) -> ConfigEntry? {
         guard let equals = assignment.firstIndex(of: "=") else {
-            errors.append("--set '\(ShownText.oneLine(assignment))': expected key=value")
+            errors.append("\(option) '\(ShownText.oneLine(assignment))': expected key=value")
             return nil
         }
         let key = assignment[..<equals].trimmingCharacters(in: .whitespaces)
         let text = String(assignment[assignment.index(after: equals)...])
         guard schema.contains(key) else {
-            unknown.note(key, layer: "--set", isObject: false)
+            unknown.note(key, layer: option, isObject: false)
             return nil
         }
         // A JSON object is the versioned form: --set 'k={"value": 3, "minVersion": "1.2"}'.
         if text.trimmingCharacters(in: .whitespaces).hasPrefix("{") {
             guard case .object(let fields)? = try? JSONParser.parse(text) else {
-                errors.append("--set: key '\(key)' has value '\(ShownText.oneLine(text))', which is not a JSON object; expected \(schema.info(for: key)!.expected)")
+                errors.append("\(option): key '\(key)' has value '\(ShownText.oneLine(text))', which is not a JSON object; expected \(schema.info(for: key)!.expected)")
                 return nil
             }
-            return versionedEntry(key: key, fields: fields, layer: "--set", errors: &errors)
+            return versionedEntry(key: key, fields: fields, layer: option, errors: &errors)
         }
-        return ConfigEntry(key: key, raw: .text(text), minVersion: nil, layer: "--set")
+        return ConfigEntry(key: key, raw: .text(text), minVersion: nil, layer: option)
     }
 
     // MARK: Building the value

@@ -1,5 +1,21 @@
 /// `network.*`: the libcurl transfer engine.
 public struct NetworkSettings: ConfigSection {
+    /// `network.cmcd.*`: Common Media Client Data (CTA-5004) on every request.
+    public struct CMCD: ConfigSection {
+        @Setting("Send Common Media Client Data (CTA-5004) with every request: the session, the content, what the object is, the buffer, bitrate and measured throughput, whether it is needed to start, the next object, and a prefetch marker (com.reel-prefetch).")
+        public var enabled = false
+
+        @Setting("How CMCD travels: \"header\" (the CMCD-Object, -Request, -Session and -Status headers; URLs and cache keys stay as they are) or \"query\" (a CMCD= query argument, what a browser player sends to avoid a CORS preflight).", .oneOf(["header", "query"]))
+        public var mode = "header"
+
+        @Setting("The CMCD session id (sid); empty: a new random one per run.", .headerValue)
+        public var sessionID = ""
+
+        public init() {}
+    }
+
+    public var cmcd = CMCD()
+
     @Setting("Time allowed to connect to a host, in milliseconds.", .range(1...600_000))
     public var connectTimeoutMs = 5000
 

@@ -7,6 +7,7 @@ extension SessionSummary {
     /// nothing played) reads "-".
     public static func table(_ runs: [(title: String, summary: SessionSummary)]) -> String {
         typealias Row = (name: String, value: (SessionSummary) -> Double?, text: (Double) -> String)
+        /// Rows of milliseconds: their ratio gets the difference beside it on a tiny base.
         let count: (Double) -> String = { String(Int($0.rounded())) }
         let ms: (Double) -> String = { String(format: $0 < 10 ? "%.2f ms" : "%.1f ms", $0) }
         let percent: (Double) -> String = { String(format: "%.1f %%", $0 * 100) }
@@ -44,8 +45,10 @@ extension SessionSummary {
         for row in rows {
             var line = [row.name] + runs.map { row.value($0.summary).map(row.text) ?? "-" }
             if runs.count == 2 {
-                if let x = row.value(runs[0].summary), let y = row.value(runs[1].summary), x != 0 {
-                    line.append(String(format: "%.2f", y / x))
+                let milliseconds = row.name.hasPrefix("TTFF") || row.name == "stalled time"
+                if let x = row.value(runs[0].summary), let y = row.value(runs[1].summary),
+                   let ratio = RatioText.ratio(base: x, value: y, milliseconds: milliseconds, times: "") {
+                    line.append(ratio)
                 } else {
                     line.append("-")
                 }

@@ -27,6 +27,9 @@ package struct SweepRun: Sendable {
     package var traceEvents = false
     /// Run again the cells recorded as failed.
     package var retryFailed = false
+    /// Cancelled to stop the sweep (Ctrl-C): no cell starts after it, the running ones stop
+    /// and are not recorded (a later run starts them again); finished cells stay.
+    package var stop: Cancellation?
     /// The real engine in real time, or the simulation in virtual time.
     package var engine = FeedRunEngine.real
 
@@ -54,6 +57,8 @@ package struct SweepRun: Sendable {
         /// finished with a summary.
         package var finished: SweepCell?
         package var finishedOK = false
+        /// Cells stopped by `stop` before their end, not recorded.
+        package var stopped = 0
 
         package var remaining: Int { total - skipped - done - failed }
 
@@ -94,7 +99,7 @@ package struct SweepRun: Sendable {
         var queue = todo[...]
         try await withThrowingTaskGroup(of: Void.self) { group in
             func startNext() {
-                guard let cell = queue.popFirst() else { return }
+                guard stop?.isCancelled != true, let cell = queue.popFirst() else { return }
                 state.withLock {
                     $0.progress.running += 1
                     $0.progress.finished = nil
@@ -108,6 +113,11 @@ package struct SweepRun: Sendable {
                     let length = traces[cell.trace]?.samples.last?.time ?? 0
                     let snapshot = state.withLock { outcome -> Progress in
                         outcome.progress.running -= 1
+                        guard let ok else {
+                            outcome.progress.stopped += 1
+                            outcome.progress.finished = nil
+                            return outcome.progress
+                        }
                         if ok { outcome.progress.done += 1 } else { outcome.progress.failed += 1 }
                         outcome.progress.cellSeconds.append(seconds)
                         outcome.overheadSeconds.append(max(0, seconds - length))
@@ -148,22 +158,26 @@ package struct SweepRun: Sendable {
         return traces
     }
 
-    /// Runs one cell and writes its files; false when its session failed (recorded in the folder).
-    private func runCell(_ cell: SweepCell, trace: ScrollTrace) async -> Bool {
+    /// Runs one cell and writes its files; false when its session failed (recorded in the
+    /// folder), nil when `stop` ended it first (nothing recorded).
+    private func runCell(_ cell: SweepCell, trace: ScrollTrace) async -> Bool? {
         do {
             let profile = try NetworkProfile.parse(cell.profile, allowOffline: false)
             guard let setting = matrix.setting(cell.setting) else {
                 throw ReelError(.invalidInput, "cell \(cell.id) names an unknown setting")
             }
             let origin = FeedOrigin.serve(folder: served, profile: profile, faults: faults)
-            let extra = setting.assignments.isEmpty ? [] : [ConfigSource.assignments(setting.assignments)]
+            let extra = setting.assignments.isEmpty ? [] : [ConfigSource.assignments(setting.assignments, from: "--vary")]
             let config = try ConfigResolver().resolve(origin.defaultLayers + sources + extra).config
             var request = FeedRunRequest(catalog: catalog, trace: trace, origin: origin, screen: screen ?? Size(screenOf: config))
+            request.stop = stop
             request.engine = engine
             let result = try await FeedRun.run(request, config: config, title: "\(cell.setting) · \(cell.trace) · \(cell.profile)")
+            if result.interrupted { return nil }
             try await write(cell, result)
             return true
         } catch {
+            if stop?.isCancelled == true { return nil }
             let message = (error as? ReelError)?.description ?? "\(error)"
             let json = JSONValue.object(["cell": .string(cell.id), "message": .string(message)])
             try? SweepFolder.write(JSONWriter.pretty(json) + "\n", to: folder.failurePath(cell.id))
@@ -183,7 +197,7 @@ package struct SweepRun: Sendable {
                 try SweepFolder.write(JSONWriter.compact(ChromeTrace.make(result.events)) + "\n", to: folder.tracePath(cell.id))
             }
             try? FileManager.default.removeItem(atPath: folder.failurePath(cell.id))
-            try SweepFolder.write(JSONWriter.pretty(result.summary.json) + "\n", to: folder.summaryPath(cell.id))
+            try SweepFolder.write(JSONWriter.pretty(ReportJSON.versioned(result.summary.json)) + "\n", to: folder.summaryPath(cell.id))
         }
     }
 }

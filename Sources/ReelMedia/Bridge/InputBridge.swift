@@ -28,15 +28,22 @@ final class InputBridge {
     /// transfer's retries and any other variant: the media they held is missing from the play.
     private(set) var lostMedia: [ReelError] = []
     private(set) var opens = 0
+    /// Bytes the demuxer has read through the bridge (on the demuxer's thread).
+    var bytesRead: Int64 = 0
     /// When the play's fetches have failed long enough, in a row, to end it.
     private let budget: BudgetKeeper
     /// The play's input, named in errors about what it led to (a segment that is not media).
     let input: URL?
+    /// What the play says of its requests in CMCD, and what the bridge knows of each segment.
+    private let cmcd: CMCDPlay?
+    private let segmentHints: [String: CMCDHints]
 
     /// A bridge for the play of `input` as `resolved` describes it (the kinds of its URLs, the
     /// playlists Reel wrote, its variant choice), reading through `factory`.
     init(factory: any DataSourceFactory, cancellation: Cancellation, input: URL, resolved: ResolvedInput, log: RequestLog,
-         budget: FailureBudget = FailureBudget(NetworkOptions()), adaptive: Bool = true) {
+         budget: FailureBudget = FailureBudget(NetworkOptions()), adaptive: Bool = true, cmcd: CMCDPlay? = nil) {
+        self.cmcd = cmcd
+        segmentHints = cmcd == nil ? [:] : Self.segmentHints(resolved, input: input)
         self.factory = factory
         self.cancellation = cancellation
         self.policy = .forTopLevel(input)
@@ -46,6 +53,49 @@ final class InputBridge {
         self.virtualResources = resolved.virtualResources
         self.adaptive = adaptive ? resolved.adaptive : nil
         self.input = input
+    }
+
+    /// What CMCD says of each segment, init section and key of the play, by URL: its object type,
+    /// format, bitrate, duration and the next segment.
+    private static func segmentHints(_ resolved: ResolvedInput, input: URL) -> [String: CMCDHints] {
+        var hints: [String: CMCDHints] = [:]
+        let format: CMCDHints.StreamingFormat = input.pathExtension.lowercased() == "mpd" ? .dash : .hls
+        let separateAudio = resolved.audioPlaylist != nil
+        for (playlist, type) in [(resolved.playlist, separateAudio ? CMCDHints.ObjectType.video : .muxed),
+                                 (resolved.audioPlaylist, .audio)] {
+            guard let playlist else { continue }
+            let segments = playlist.segments
+            for (index, segment) in segments.enumerated() {
+                var hint = CMCDHints(objectType: type, streamingFormat: format)
+                hint.streamType = playlist.endList ? .vod : .live
+                hint.bitrateKbps = type == .audio ? nil : resolved.bitrateKbps
+                hint.topBitrateKbps = type == .audio ? nil : resolved.topBitrateKbps
+                hint.durationMs = Int((segment.duration * 1000).rounded())
+                if index + 1 < segments.count { hint.nextObject = segments[index + 1].uri }
+                hints[segment.resolvedString] = hint
+                if let initSection = segment.initSection {
+                    var initHint = CMCDHints(objectType: .initSection, streamingFormat: format)
+                    initHint.streamType = hint.streamType
+                    hints[initSection.resolvedURL.absoluteString] = hints[initSection.resolvedURL.absoluteString] ?? initHint
+                }
+            }
+        }
+        return hints
+    }
+
+    /// `spec` with what CMCD says of it: what the bridge knows of the resource (or what the
+    /// adaptive rule put on it), and where the play stands now.
+    func hinted(_ spec: DataSpec) -> DataSpec {
+        guard let cmcd else { return spec }
+        var hints = cmcd.hints(segmentHints[spec.url.absoluteString])
+        if let given = spec.cmcd {
+            hints.bitrateKbps = given.bitrateKbps ?? hints.bitrateKbps
+            hints.topBitrateKbps = given.topBitrateKbps ?? hints.topBitrateKbps
+            hints.durationMs = given.durationMs ?? hints.durationMs
+            hints.nextObject = given.nextObject ?? hints.nextObject
+        }
+        if spec.kind == .playlist { hints.objectType = .manifest }
+        return spec.with(hints)
     }
 
     func recordError(_ error: ReelError) {
@@ -94,11 +144,12 @@ final class InputBridge {
             let spec = DataSpec(url: url, kind: .playlist)
             let length = try memory.open(spec)
             return SourceIO(source: memory, spec: spec, length: length, reopen: nil,
-                            onError: { [weak self] error in self?.recordError(error) }, onProgress: {}, onClose: { _ in })
+                            onError: { [weak self] error in self?.recordError(error) }, onProgress: { [weak self] in self?.bytesRead += Int64($0) },
+                            onClose: { _ in })
         }
         var spec = DataSpec(url: url, kind: kinds[url.absoluteString] ?? kinds[address] ?? .segment)
         let opened: (source: any DataSource, spec: DataSpec, length: Int64?)
-        if let adaptive, let mapped = try adaptive.openSegment(address, open: { try openChecked($0) }) {
+        if let adaptive, let mapped = try adaptive.openSegment(address, open: { try openChecked(hinted($0)) }) {
             // A Reel-owned segment name: segment k of the variant the adaptive rule chose (or,
             // when that one's failed, of the variant before).
             opened = mapped
@@ -109,7 +160,7 @@ final class InputBridge {
                                 kind: spec.kind)
             }
             if spec.kind == .segment { adaptive?.opened(spec) }
-            opened = try openChecked(spec)
+            opened = try openChecked(hinted(spec))
         }
         spec = opened.spec
         let source = opened.source
@@ -133,7 +184,10 @@ final class InputBridge {
         return SourceIO(
             source: reader, spec: spec, length: decryption == nil ? length : nil, reopen: reopen,
             onError: { [weak self] error in self?.fetchFailed(error, started: started, media: media) },
-            onProgress: media ? { [budget] in budget.progressed() } : {},
+            onProgress: { [weak self, budget] count in
+                self?.bytesRead += Int64(count)
+                if media { budget.progressed() }
+            },
             onClose: { io in
                 for metrics in io.finishedMetrics { log.record(metrics) }
                 if let adaptive, let last = io.finishedMetrics.last { adaptive.fetched(last) }

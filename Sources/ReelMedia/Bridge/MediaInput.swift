@@ -103,6 +103,49 @@ final class MediaInput {
         }
     }
 
+    /// The demuxer's name ("hls", "mpegts"), nil before open.
+    var formatName: String? {
+        context?.pointee.iformat.map { String(cString: $0.pointee.name) }
+    }
+
+    /// The input's duration in seconds, when FFmpeg knows it.
+    var durationSeconds: Double? {
+        guard let context, context.pointee.duration != reel_shim_av_nopts_value, context.pointee.duration > 0 else { return nil }
+        return Double(context.pointee.duration) / Double(AV_TIME_BASE)
+    }
+
+    /// A stream's average frame rate as a fraction, nil when unknown.
+    func averageFrameRate(_ index: Int) -> (num: Int, den: Int)? {
+        guard let context, index < Int(context.pointee.nb_streams), let stream = context.pointee.streams[index] else { return nil }
+        let rate = stream.pointee.avg_frame_rate
+        return rate.num > 0 && rate.den > 0 ? (Int(rate.num), Int(rate.den)) : nil
+    }
+
+    /// The frame rate FFmpeg's tools assume for a stream (what `ffmpeg` encodes a copy at), as a
+    /// fraction; nil when it cannot tell. The corresponding C function is `av_guess_frame_rate`.
+    func guessedFrameRate(_ index: Int) -> (num: Int, den: Int)? {
+        guard let context, index < Int(context.pointee.nb_streams), let stream = context.pointee.streams[index] else { return nil }
+        let rate = av_guess_frame_rate(context, stream, nil)
+        return rate.num > 0 && rate.den > 0 ? (Int(rate.num), Int(rate.den)) : nil
+    }
+
+    /// Where `ffmpeg -i INPUT -map 0:v:<stream>` counts output times from, in seconds, once
+    /// probed: the input's start (its earliest stream's first timestamp), or for MPEG-TS media
+    /// (`transportStream`: a TS file or TS segments, whose format has timestamp
+    /// discontinuities) the start of `stream` alone when later, as ffmpeg corrects it for the
+    /// streams it reads. Nil when FFmpeg does not know.
+    func startSeconds(reading stream: Int, transportStream: Bool) -> Double? {
+        guard let context, context.pointee.start_time != reel_shim_av_nopts_value else { return nil }
+        var start = context.pointee.start_time
+        if transportStream, let format = context.pointee.iformat, format.pointee.flags & AVFMT_TS_DISCONT != 0,
+           stream < Int(context.pointee.nb_streams), let video = context.pointee.streams[stream],
+           video.pointee.start_time != reel_shim_av_nopts_value {
+            let own = av_rescale_q(video.pointee.start_time, video.pointee.time_base, AVRational(num: 1, den: AV_TIME_BASE))
+            start = max(start, own)
+        }
+        return Double(start) / Double(AV_TIME_BASE)
+    }
+
     /// The stream FFmpeg ranks best for a media type. The corresponding C function is `av_find_best_stream`.
     func bestStream(_ type: AVMediaType) -> Int? {
         let index = av_find_best_stream(context, type, -1, -1, nil, 0)

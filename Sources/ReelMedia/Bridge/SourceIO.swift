@@ -18,7 +18,8 @@ final class SourceIO {
     private(set) var length: Int64?
     private let onClose: (SourceIO) -> Void
     private let onError: (ReelError) -> Void
-    private let onProgress: () -> Void
+    /// Hears the size of every read that returned bytes.
+    private let onProgress: (Int) -> Void
     private var closed = false
     /// Metrics of every open this IO made (a seek reopens).
     private(set) var finishedMetrics: [TransferMetrics] = []
@@ -26,7 +27,7 @@ final class SourceIO {
     /// `reopen` makes a fresh source for a seek; nil when the input cannot seek.
     init(source: any DataSource, spec: DataSpec, length: Int64?,
          reopen: ((DataSpec) throws -> any DataSource)?,
-         onError: @escaping (ReelError) -> Void, onProgress: @escaping () -> Void,
+         onError: @escaping (ReelError) -> Void, onProgress: @escaping (Int) -> Void,
          onClose: @escaping (SourceIO) -> Void) {
         self.source = source
         self.spec = spec
@@ -82,7 +83,7 @@ final class SourceIO {
             let count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
             if count == 0 { return reel_shim_averror_eof }
             position += Int64(count)
-            onProgress()
+            onProgress(count)
             return Int32(count)
         } catch let error as ReelError {
             onError(error)

@@ -8,7 +8,8 @@ import CAVUtil
 struct FrameHasher {
     private var buffer: [UInt8] = []
 
-    mutating func md5(of frame: Frame) -> String? {
+    /// The frame's MD5 and the bytes hashed, or nil when its planes cannot be packed.
+    mutating func md5(of frame: Frame) -> (md5: String, bytes: Int)? {
         let f = frame.pointer
         let format = frame.pixelFormat
         let size = av_image_get_buffer_size(format, f.pointee.width, f.pointee.height, 1)
@@ -32,9 +33,10 @@ struct FrameHasher {
         buffer.withUnsafeBufferPointer { source in
             av_md5_sum(&digest, source.baseAddress, Int(copied))
         }
-        return digest.map { byte in
+        let md5 = digest.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
+        return (md5, Int(copied))
     }
 }

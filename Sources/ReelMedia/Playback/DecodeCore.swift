@@ -47,6 +47,8 @@ struct DecodeCore {
     /// Frames decoded while `holding`, in order, not handed over yet.
     private(set) var held: [Frame] = []
     private var hasher = FrameHasher()
+    /// The stream's facts each hash carries (its frame rate and the input's start).
+    var hashStream = FrameHash.Stream(frameRate: .init(30, 1), startSeconds: 0)
     private let frame = Frame()
     private var decodeSpent: Duration = .zero
 
@@ -165,8 +167,11 @@ struct DecodeCore {
         lastPts = seconds
         lastTimestamp = ticks ?? lastTimestamp
         if frames == 0, let thumbnailPath { try ThumbnailWriter.write(frame, to: thumbnailPath) }
-        if hashes, let md5 = hasher.md5(of: frame) {
-            onFrameHash?(FrameHash(index: frames, pts: ticks ?? -1, md5: md5))
+        if hashes, let (md5, bytes) = hasher.md5(of: frame) {
+            let aspect = frame.pointer.pointee.sample_aspect_ratio
+            onFrameHash?(FrameHash(index: frames, pts: ticks ?? -1, seconds: ticks == nil ? nil : seconds, md5: md5, bytes: bytes,
+                                   width: size.width, height: size.height,
+                                   sampleAspect: .init(Int(aspect.num), Int(aspect.den)), stream: hashStream))
         }
         decodeMs.append(decodeSpent.milliseconds)
         frames += 1

@@ -26,6 +26,8 @@ struct MediaOpener {
     /// audio's init section and first segment inside `avformat_open_input`, before the first
     /// video frame.
     var deferAudio = false
+    /// What the play says of its requests in CMCD (when `network.cmcd.enabled`).
+    var cmcd: CMCDPlay?
 
     /// Opens `url`, recording the manifest, open and probe instants in `timeline`.
     func open(_ url: URL, timeline: inout TTFFTimeline) throws -> OpenedMedia {
@@ -33,12 +35,13 @@ struct MediaOpener {
         var resolver = InputResolver(factory: factory, cancellation: cancellation, log: log, constraints: constraints)
         resolver.includeAudio = includeAudio
         resolver.limits = manifestLimits
+        resolver.cmcd = cmcd?.manifestHints
         let resolved = try resolver.resolve(url)
         timeline.manifestDone = .now
 
         // Open: the demuxer reads the playlist and opens the first segment through the bridge.
         let bridge = InputBridge(factory: factory, cancellation: cancellation, input: url, resolved: resolved, log: log,
-                                 budget: failureBudget)
+                                 budget: failureBudget, cmcd: cmcd)
         var opening = resolved
         var deferred: DeferredAudio?
         if deferAudio, let video = resolved.videoPlaylistURL, let videoURL = URL(string: video),
@@ -82,7 +85,7 @@ struct MediaOpener {
     /// like the video's (same sources, log and cancellation). Blocking: the playback's thread.
     func openAudio(_ audio: DeferredAudio) throws -> (MediaInput, MediaInput.Stream)? {
         let bridge = InputBridge(factory: factory, cancellation: cancellation, input: audio.topLevel, resolved: audio.resolved,
-                                 log: log, budget: failureBudget, adaptive: false)
+                                 log: log, budget: failureBudget, adaptive: false, cmcd: cmcd)
         guard let url = URL(string: audio.url) else { return nil }
         var resolved = audio.resolved
         resolved.url = url
@@ -108,7 +111,7 @@ struct MediaOpener {
                                   let again = MemoryDataSource(bytes)
                                   _ = try again.open(next)
                                   return again
-                              }, onError: { bridge.recordError($0) }, onProgress: {}, onClose: { _ in })
+                              }, onError: { bridge.recordError($0) }, onProgress: { bridge.bytesRead += Int64($0) }, onClose: { _ in })
             return (io, name)
         case .media(let source, let length):
             let spec = DataSpec(url: resolved.url, kind: .media)
@@ -121,7 +124,7 @@ struct MediaOpener {
                                   _ = try fresh.open(next)
                                   return fresh
                               },
-                              onError: { bridge.recordError($0) }, onProgress: {},
+                              onError: { bridge.recordError($0) }, onProgress: { bridge.bytesRead += Int64($0) },
                               onClose: { io in for metrics in io.finishedMetrics { log.record(metrics) } })
             return (io, nil)
         }

@@ -1,4 +1,6 @@
+import Foundation
 import ReelCore
+import ReelManifest
 import ReelNet
 
 /// Everything one playback measured, in the shape `reel play --json` prints.
@@ -25,6 +27,38 @@ public struct PlaybackReport: Sendable, Codable {
     /// out), or nil when it played to its end or to `maxFrames`: `reel play` prints the report,
     /// then this error, and exits non-zero.
     public var failure: Failure? = nil
+    /// Where the start's bytes came from: the disk cache (warm), the network (cold), both, or
+    /// local files.
+    public var start: Start = .cold
+    /// The play was stopped early (Ctrl-C): the report is of what played until then.
+    public var interrupted = false
+
+    /// Where the bytes the start needed (the playlists and the first media) came from, the way
+    /// people speak of a start: `cold` from the network (an empty cache, or `--cold`), `warm`
+    /// from the disk cache, `mixed` some of each, `local` a local file.
+    public enum Start: String, Sendable, Codable {
+        case cold, warm, mixed, local
+
+        /// Judged from the play's requests: the playlists and init sections up to the first
+        /// segment (or media file), and that segment.
+        public init(_ requests: [TransferMetrics], input: URL, cold: Bool) {
+            if input.isFileURL {
+                self = .local
+                return
+            }
+            var start: [TransferMetrics] = []
+            for request in requests {
+                start.append(request)
+                if request.kind == .segment || request.kind == .media { break }
+            }
+            let hits = start.filter(\.cacheHit).count
+            if cold || hits == 0 {
+                self = .cold
+            } else {
+                self = hits == start.count ? .warm : .mixed
+            }
+        }
+    }
 
     /// A play that ended short: the `ReelError` code (`notFound`, `connectionFailed`, ...) and
     /// the message naming the input and the cause.
@@ -74,7 +108,11 @@ public struct PlaybackReport: Sendable, Codable {
         public var width: Int
         public var height: Int
         public var frames: Int
+        /// Playback frames per second: shown per second of presentation (`--fast` judges the
+        /// media's own timeline, so this is the rate it would play at).
         public var fps: Double
+        /// With `--fast`: decoded frames per second of wall time (how fast it went); nil in real time.
+        public var decodeFps: Double?
         public var decodeMs: Percentiles
         public var late: Int
         public var dropped: Int
@@ -83,7 +121,11 @@ public struct PlaybackReport: Sendable, Codable {
         public var resolutionChanges: Int
         public var corruptPackets: Int
         public var decodeErrors: Int
+        /// Seconds of media decoded (from the first frame's time to the last's).
         public var mediaSeconds: Double
+        /// Seconds of media shown: the playhead when the play ended (less than `mediaSeconds`
+        /// when it was stopped with decoded frames still queued).
+        public var shownSeconds: Double
     }
 
     public struct Audio: Sendable, Codable {

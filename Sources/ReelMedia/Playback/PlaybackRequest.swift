@@ -10,6 +10,12 @@ public struct PlaybackRequest: Sendable {
     public var mode: HeadlessRenderer.Mode = .realTime
     /// Stop after this many video frames (nil: play to the end).
     public var maxFrames: Int?
+    /// Stop after this much media, in seconds (nil: play to the end).
+    public var maxMediaSeconds: Double?
+    /// The play goes through an empty cache of its own (`reel play --cold`): its report says so.
+    public var cold = false
+    /// Describe the play's requests in CMCD (`network.cmcd.enabled`).
+    public var cmcd = false
     /// Decoder threads (0: FFmpeg picks).
     public var threads: Int = 1
     public var demux = DemuxOptions()
@@ -42,12 +48,66 @@ public struct PlaybackRequest: Sendable {
         failureBudget = FailureBudget(NetworkOptions(config.network))
         manifestLimits = ManifestLimits(config.manifest)
         readAhead = .milliseconds(config.playback.maxBufferMs)
+        cmcd = config.network.cmcd.enabled
     }
 }
 
-/// One decoded video frame's hash line: `<index>, <pts>, <md5>` with pts in the stream's time base.
+/// One decoded video frame's hash (`FrameMD5Format` writes them as ffmpeg's framemd5 lines).
 public struct FrameHash: Sendable, Hashable {
+    /// Frames before it.
     public var index: Int
+    /// Its presentation time in the stream's time base (-1 when it has none).
     public var pts: Int64
+    /// The same in seconds, nil when it has none.
+    public var seconds: Double?
     public var md5: String
+    /// Bytes of its planes packed with alignment 1: what ffmpeg's rawvideo packet of it holds.
+    public var bytes: Int
+    public var width: Int
+    public var height: Int
+    /// The frame's sample aspect ratio (0/1 when unknown).
+    public var sampleAspect: Fraction
+    /// The stream's facts ffmpeg's header and times need.
+    public var stream: Stream
+
+    /// A ratio of integers, as FFmpeg writes it ("1/24").
+    public struct Fraction: Sendable, Hashable, CustomStringConvertible {
+        public var num: Int
+        public var den: Int
+        public init(_ num: Int, _ den: Int) {
+            self.num = num
+            self.den = den
+        }
+        public var description: String { "\(num)/\(den)" }
+    }
+
+    /// The video stream: the frame rate ffmpeg assumes for it and when the input starts (nil
+    /// when FFmpeg does not know: the first frame's time then).
+    public struct Stream: Sendable, Hashable {
+        public var frameRate: Fraction
+        public var startSeconds: Double?
+        public init(frameRate: Fraction, startSeconds: Double?) {
+            self.frameRate = frameRate
+            self.startSeconds = startSeconds
+        }
+    }
+}
+
+/// Where a play stands while it runs (`Playback.progress`), for a live progress line.
+public struct PlaybackProgress: Sendable, Hashable {
+    /// The first frame was handed over.
+    public var started = false
+    public var frames = 0
+    /// Media shown so far, in seconds: the playhead.
+    public var mediaSeconds = 0.0
+    /// Shown frames per second of presentation, nil before two frames.
+    public var fps: Double?
+    /// Media decoded ahead of the display, in seconds.
+    public var bufferedSeconds = 0.0
+    /// Bytes the demuxer read (playlists, segments, keys).
+    public var bytes: Int64 = 0
+    /// Bits read per second of media decoded so far, in kbps; nil in the first half second.
+    public var bitrateKbps: Int?
+
+    public init() {}
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelManifest
 import ReelNet
 
 /// A mounted card's video: its input (read through a `DataSourceFactory`), a decoder lent by the
@@ -49,6 +50,9 @@ public final class Player: Sendable {
         var demuxing: Task<Void, Never>?
     }
 
+    /// Where the player stands for its requests' CMCD: started or not, its stalls.
+    private let cmcdStatus: Locked<CMCDPlay.Status>
+
     /// A player for `card` playing `input`. `frameClock` paces the renderer; `clock` times the
     /// preview limit (tests pass manual clocks). `onFrameHash` hears every frame's hash when
     /// `options.frameHashes` is set, on the decoder's thread.
@@ -62,10 +66,15 @@ public final class Player: Sendable {
         self.frameClock = frameClock
         self.onFrameHash = onFrameHash
         self.ticket = DecoderTicket(card: card)
-        let opener = MediaOpener(
+        let cmcdStatus = Locked(CMCDPlay.Status())
+        self.cmcdStatus = cmcdStatus
+        var opener = MediaOpener(
             factory: factory, cancellation: cancellation, log: log, constraints: options.constraints,
             manifestLimits: options.manifestLimits,
             demux: options.demux, includeAudio: false, failureBudget: options.failureBudget)
+        if options.cmcd {
+            opener.cmcd = CMCDPlay(contentID: CMCDHints.contentID(for: input)) { cmcdStatus.withLock { $0 } }
+        }
         self.demuxer = PlayerInput(opener: opener, threadName: "\(options.threadName).\(card)")
         self.preview = PreviewTimer(clock: PlayerClock(clock))
         (events, continuation) = AsyncStream.makeStream()
@@ -323,6 +332,7 @@ public final class Player: Sendable {
     // MARK: - Callbacks from the player's threads
 
     private func firstFrame(at instant: ContinuousClock.Instant) {
+        cmcdStatus.withLock { $0.startup = false }
         let requested = control.current.firstPlayRequest
         let ttff = shared.withLock { shared -> TTFFBreakdown in
             shared.firstFrameShown = true
@@ -338,6 +348,7 @@ public final class Player: Sendable {
 
     private func stalled() {
         shared.withLock { $0.rebuffers += 1 }
+        cmcdStatus.withLock { $0.stalls += 1 }
         emit(.stalled)
     }
 

@@ -24,6 +24,8 @@ public struct PlayerOptions: Sendable {
     /// The name of the demuxer's thread, before `.<card>`: an owner running several players tags
     /// its own to tell them apart (`DedicatedThread.running(prefix:)`).
     public var threadName = "reel.player"
+    /// Describe the player's requests in CMCD (`network.cmcd.enabled`).
+    public var cmcd = false
 
     public init() {}
 
@@ -36,5 +38,6 @@ public struct PlayerOptions: Sendable {
         buffer = BufferPolicy(config.playback)
         preroll = config.playback.prerollFirstFrame
         failureBudget = FailureBudget(NetworkOptions(config.network))
+        cmcd = config.network.cmcd.enabled
     }
 }

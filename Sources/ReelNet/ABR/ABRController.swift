@@ -251,7 +251,13 @@ public final class ABRController: Sendable {
         guard let playlist = state.withLock({ $0.playlists[variant] }), index < playlist.segments.count else {
             throw ReelError(.internalFailure, "no segment \(index) of '\(names[variant])' for '\(master.absoluteString)'")
         }
-        return playlist.segments[index].dataSpec
+        // What CMCD says of it: its variant's bitrate, its duration and the next segment.
+        var hints = CMCDHints()
+        hints.bitrateKbps = ladder[variant].bandwidth > 0 ? ladder[variant].bandwidth / 1000 : nil
+        hints.topBitrateKbps = ladder.map(\.bandwidth).max().map { $0 / 1000 }
+        hints.durationMs = Int((playlist.segments[index].duration * 1000).rounded())
+        if index + 1 < playlist.segments.count { hints.nextObject = playlist.segments[index + 1].uri }
+        return playlist.segments[index].dataSpec.with(hints)
     }
 
     /// What keeps a variant's media playlist from being used: the error (its code the cause's:

@@ -34,23 +34,30 @@ public struct PrefetchPlan: Sendable {
     /// a media file: the whole file), its manifests parsed within `limits`. Blocking.
     public static func make(for url: URL, amount: PrefetchAmount, factory: any DataSourceFactory,
                             constraints: PlaybackConstraints, limits: ManifestLimits = .default,
-                            includeAudio: Bool = true, cancellation: Cancellation = Cancellation()) throws -> PrefetchPlan {
+                            includeAudio: Bool = true, cancellation: Cancellation = Cancellation(),
+                            cmcd: CMCDHints? = nil) throws -> PrefetchPlan {
         let log = RequestLog()
         var resolver = InputResolver(factory: factory, cancellation: cancellation, log: log, constraints: constraints)
         resolver.includeAudio = includeAudio
         resolver.limits = limits
+        resolver.cmcd = cmcd
         let resolved = try resolver.resolve(url)
         var plan = PrefetchPlan(url: url, variant: resolved.variant, rendition: resolved.rendition, manifests: [], items: [])
         switch resolved.content {
         case .media(let source, _):
             source.close()
             log.record(source.metrics)
-            plan.items = [DataSpec(url: url, kind: .media)]
+            plan.items = [DataSpec(url: url, kind: .media).with(cmcd)]
         case .playlist:
             var seen: Set<String> = []
             for playlist in [resolved.playlist, resolved.audioPlaylist].compactMap({ $0 }) {
                 let count = amount.segmentCount(durations: playlist.segments.map(\.duration))
-                for spec in Self.specs(playlist, segments: count) where seen.insert(spec.cacheKey).inserted {
+                var hints = cmcd
+                if hints != nil, playlist != resolved.audioPlaylist || resolved.playlist == nil {
+                    hints?.bitrateKbps = resolved.bitrateKbps
+                    hints?.topBitrateKbps = resolved.topBitrateKbps
+                }
+                for spec in Self.specs(playlist, segments: count, hints: hints) where seen.insert(spec.cacheKey).inserted {
                     plan.items.append(spec)
                 }
             }
@@ -59,16 +66,33 @@ public struct PrefetchPlan: Sendable {
         return plan
     }
 
-    /// The init sections, keys and segments of the first `count` segments, in play order.
-    static func specs(_ playlist: MediaPlaylist, segments count: Int) -> [DataSpec] {
+    /// The init sections, keys and segments of the first `count` segments, in play order, with
+    /// `hints` for CMCD (each segment's duration and the next added).
+    static func specs(_ playlist: MediaPlaylist, segments count: Int, hints: CMCDHints? = nil) -> [DataSpec] {
         var specs: [DataSpec] = []
-        for segment in playlist.segments.prefix(max(0, count)) {
-            if let map = segment.initSection {
-                if let key = map.key { specs.append(key.dataSpec) }
-                specs.append(map.dataSpec)
+        let format: CMCDHints.StreamingFormat = playlist.url.pathExtension.lowercased() == "mpd" ? .dash : .hls
+        func hinted(_ spec: DataSpec, _ segment: Segment? = nil, next: Segment? = nil) -> DataSpec {
+            guard var hints else { return spec }
+            hints.streamingFormat = hints.streamingFormat ?? format
+            hints.streamType = playlist.endList ? .vod : .live
+            if let segment {
+                hints.durationMs = Int((segment.duration * 1000).rounded())
+                hints.nextObject = next?.uri
+            } else {
+                hints.bitrateKbps = nil
+                hints.topBitrateKbps = nil
             }
-            if let key = segment.key { specs.append(key.dataSpec) }
-            specs.append(segment.dataSpec)
+            return spec.with(hints)
+        }
+        let segments = Array(playlist.segments.prefix(max(0, count)))
+        for (index, segment) in segments.enumerated() {
+            if let map = segment.initSection {
+                if let key = map.key { specs.append(hinted(key.dataSpec)) }
+                specs.append(hinted(map.dataSpec))
+            }
+            if let key = segment.key { specs.append(hinted(key.dataSpec)) }
+            let next = index + 1 < playlist.segments.count ? playlist.segments[index + 1] : nil
+            specs.append(hinted(segment.dataSpec, segment, next: next))
         }
         return specs
     }

@@ -28,6 +28,19 @@ public struct NetworkOptions: Sendable, Hashable {
     /// The reader buffers at most this much before the transfer pauses (back-pressure).
     public var readBufferHighWater: Int
     public var readBufferLowWater: Int
+    /// Common Media Client Data on every request (`network.cmcd.*`).
+    public var cmcd: CMCD
+
+    /// `network.cmcd.*` as the engine takes it.
+    public struct CMCD: Sendable, Hashable {
+        public var enabled = false
+        /// "header" or "query".
+        public var mode = "header"
+        /// Empty: a new session id per transfer engine.
+        public var sessionID = ""
+
+        public init() {}
+    }
 
     /// The options the `network.*` configuration keys describe (their defaults when not given).
     public init(_ settings: NetworkSettings = NetworkSettings()) {
@@ -46,6 +59,10 @@ public struct NetworkOptions: Sendable, Hashable {
         userAgent = settings.userAgent
         readBufferHighWater = settings.readBufferHighWaterBytes
         readBufferLowWater = settings.readBufferLowWaterBytes
+        cmcd = CMCD()
+        cmcd.enabled = settings.cmcd.enabled
+        cmcd.mode = settings.cmcd.mode
+        cmcd.sessionID = settings.cmcd.sessionID
     }
 
     /// The largest body accepted for `kind`, or nil for no limit (images are bounded by their

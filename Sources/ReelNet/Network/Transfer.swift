@@ -42,6 +42,14 @@ final class Transfer {
     /// ask for): the attempt's end reports this instead of libcurl's write error, unretried.
     var refusal: ReelError?
     var rangeHeader: [CChar] = []
+    /// The current attempt's extra headers (CMCD), owned here and freed with the attempt.
+    var headerList: UnsafeMutablePointer<curl_slist>?
+
+    /// Frees the extra headers. The corresponding C function is `curl_slist_free_all`.
+    func freeHeaders() {
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+    }
 
     init(spec: DataSpec, stream: TransferStream, now: ContinuousClock.Instant) {
         self.spec = spec

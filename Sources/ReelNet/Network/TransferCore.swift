@@ -37,6 +37,8 @@ final class TransferCore: @unchecked Sendable {
     private let stats = Locked(TransferEngine.Statistics())
     private let stopped = Locked(false)
     private var transfers: [ObjectIdentifier: Transfer] = [:]
+    /// Writes CMCD on every request, when `network.cmcd.enabled`.
+    private let cmcd: CMCDEncoder?
     private var idleHandles: [UnsafeMutableRawPointer] = []
     private let finished = DispatchSemaphore(value: 0)
 
@@ -44,6 +46,7 @@ final class TransferCore: @unchecked Sendable {
         CurlGlobal.initialize()
         self.options = options
         self.meter = meter
+        cmcd = CMCDEncoder(options.cmcd)
         guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         self.multi = multi
         _ = reel_shim_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
@@ -202,7 +205,17 @@ final class TransferCore: @unchecked Sendable {
     private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer, fresh: Bool) throws {
         let me = Unmanaged.passUnretained(transfer).toOpaque()
         let options = CurlEasyOptions(handle: easy, subject: "'\(transfer.spec.url.absoluteString)'")
-        try options.set("CURLOPT_URL", CURLOPT_URL, string: transfer.spec.url.absoluteString)
+        // CMCD's measured throughput: the meter's estimate once it was measured.
+        let throughput = cmcd == nil ? nil : { () -> Int? in
+            let estimate = meter.snapshot
+            return estimate.measured ? estimate.estimateKbps : nil
+        }()
+        try options.set("CURLOPT_URL", CURLOPT_URL, string: (cmcd?.url(for: transfer.spec, throughputKbps: throughput) ?? transfer.spec.url).absoluteString)
+        transfer.freeHeaders()
+        for line in cmcd?.headerLines(for: transfer.spec, throughputKbps: throughput) ?? [] {
+            transfer.headerList = curl_slist_append(transfer.headerList, line)
+        }
+        if let list = transfer.headerList { try options.set("CURLOPT_HTTPHEADER", CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(list)) }
         try options.set("CURLOPT_PRIVATE", CURLOPT_PRIVATE, pointer: me)
         try options.set("CURLOPT_WRITEDATA", CURLOPT_WRITEDATA, pointer: me)
         try options.set("CURLOPT_WRITEFUNCTION", CURLOPT_WRITEFUNCTION, callback: transferWriteCallback)
@@ -477,6 +490,7 @@ final class TransferCore: @unchecked Sendable {
         guard let easy = transfer.easy else { return }
         _ = curl_multi_remove_handle(multi, easy)
         curl_easy_reset(easy)
+        transfer.freeHeaders()
         if idleHandles.count < 32 { idleHandles.append(easy) } else { curl_easy_cleanup(easy) }
         transfer.easy = nil
         transfer.paused = false

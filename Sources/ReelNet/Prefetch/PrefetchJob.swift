@@ -27,6 +27,8 @@ struct PrefetchJob: Sendable {
     /// Plan the audio rendition too (players that decode audio read it).
     let includeAudio: Bool
     let cancellation: Cancellation
+    /// What CMCD says of the run's requests (the prefetch marker, the content), when on.
+    var cmcd: CMCDHints?
     /// The run shares a reachability that was offline before it began (`--offline`, or playback
     /// found the network gone): its `.offline` failures are final. Otherwise an `.offline`
     /// failure means this run found the host unreachable, worth another try.
@@ -43,7 +45,8 @@ struct PrefetchJob: Sendable {
         do {
             if cancellation.isCancelled { return Result(end: .stopped) }
             let plan = try PrefetchPlan.make(for: url, amount: amount, factory: factory, constraints: constraints,
-                                             limits: manifestLimits, includeAudio: includeAudio, cancellation: cancellation)
+                                             limits: manifestLimits, includeAudio: includeAudio, cancellation: cancellation,
+                                             cmcd: cmcd)
             bytes += plan.manifests.reduce(0) { $0 + $1.bytes - $1.cacheHitBytes }
             var outcome = PrefetchOutcome(url: url, variant: plan.variant, manifests: plan.manifests.map(PrefetchOutcome.Item.init))
             // What this run fetched, by cache key: checked at the end to be stored.

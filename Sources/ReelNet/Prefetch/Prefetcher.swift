@@ -232,9 +232,15 @@ public actor Prefetcher {
         counters.started += 1
         let cancellation = Cancellation()
         let offline = factory.reachability.isOffline(for: entry.request.videoURL)
+        // CMCD marks each request of the run as a prefetch, of its category, for its video.
+        var hints: CMCDHints?
+        if config.network.cmcd.enabled {
+            hints = CMCDHints(contentID: CMCDHints.contentID(for: entry.request.videoURL))
+            hints?.prefetch = entry.request.category.rawValue
+        }
         let job = PrefetchJob(url: entry.request.videoURL, amount: entry.amount, factory: jobFactory(offline: offline),
                               constraints: constraints, manifestLimits: manifestLimits, includeAudio: includeAudio,
-                              cancellation: cancellation,
+                              cancellation: cancellation, cmcd: hints,
                               sharesOfflineReachability: offline,
                               onFetch: { [recorder, tag = entry.request.tag] key in recorder.claim(key, tag: tag) })
         emit(id, entry.request, .started(run: entry.runs))

@@ -13,7 +13,7 @@ extension InputResolver {
         if constraints.adaptive != nil, let cache = factory.cacheContext?.cache {
             let cached = variants.filter { variant in
                 guard VariantSelector.fits(0, variant.resolution, constraints), cache.containsComplete(variant.dataSpec),
-                      let bytes = try? factory.fetch(variant.dataSpec, cancellation: cancellation, limit: limits.maxPlaylistBytes),
+                      let bytes = try? factory.fetch(hinted(variant.dataSpec), cancellation: cancellation, limit: limits.maxPlaylistBytes),
                       case .media(let playlist)? = try? ManifestLoader.parse(Data(bytes), url: variant.resolvedURL,
                                                                               limits: limits) else { return false }
                 return HLSPlaylistWriter.cachedPrefixLength(of: playlist, isCached: cache.containsComplete) > 0

@@ -18,6 +18,9 @@ public struct InputResolver {
     public var limits = ManifestLimits.default
     /// Also hand the demuxer an audio rendition that is separate from the video (DASH).
     public var includeAudio = true
+    /// What the play says of its requests for CMCD (the content, startup, a prefetch marker):
+    /// the manifests it fetches carry it.
+    public var cmcd: CMCDHints?
 
     public init(factory: any DataSourceFactory, cancellation: Cancellation, log: RequestLog,
                 constraints: PlaybackConstraints = PlaybackConstraints()) {
@@ -50,7 +53,7 @@ public struct InputResolver {
         let length: Int64?
         var prefix: [UInt8] = []
         do {
-            length = try source.open(DataSpec(url: url, kind: Self.guessKind(url)))
+            length = try source.open(hinted(DataSpec(url: url, kind: Self.guessKind(url))))
             prefix = try source.read(upTo: 4096)
         } catch {
             finish(source)
@@ -96,6 +99,8 @@ public struct InputResolver {
             guard let opened else { throw Self.noVariant(of: url, failures: failures.map(\.error)) }
             let (variant, start, variantBytes, playlist) = (opened.variant, opened.index, opened.bytes, opened.playlist)
             var resolved = try mediaInput(playlist, bytes: variantBytes, variant: variant.resolvedURL, topLevel: url)
+            resolved.bitrateKbps = variant.bandwidth / 1000
+            resolved.topBitrateKbps = master.variants.map(\.bandwidth).max().map { $0 / 1000 }
             let controller = ABRController(
                 master: url, ladder: master.variants.map { ABRRung(bandwidth: $0.bandwidth, resolution: $0.resolution) },
                 variantURLs: master.variants.map(\.resolvedURL), names: master.variants.map(\.resolvedURL.absoluteString),
@@ -113,6 +118,8 @@ public struct InputResolver {
             }
             let audio = includeAudio ? dash.renditions.first(where: { $0.type == .audio && !$0.segments.isEmpty }) : nil
             var resolved = try dashInput(url, video: rendition, audio: audio)
+            resolved.bitrateKbps = rendition.bandwidth.map { $0 / 1000 }
+            resolved.topBitrateKbps = renditions.compactMap(\.bandwidth).max().map { $0 / 1000 }
             // Representations share init sections per representation: a DASH play keeps its
             // start variant, and the controller records its segments.
             resolved.adaptive = ABRController(
@@ -128,7 +135,7 @@ public struct InputResolver {
     /// The media playlist of `variant` of `master`, checked: an allowed URL, a media playlist.
     private func variantPlaylist(_ variant: Variant, of master: URL) throws -> (bytes: [UInt8], playlist: MediaPlaylist) {
         try URLPolicy(allowLocalFiles: master.isFileURL).check(variant.resolvedURL, in: master)
-        let bytes = try factory.fetch(variant.dataSpec, cancellation: cancellation, limit: limits.maxPlaylistBytes, log: log)
+        let bytes = try factory.fetch(hinted(variant.dataSpec), cancellation: cancellation, limit: limits.maxPlaylistBytes, log: log)
         guard case .media(let playlist) = try ManifestLoader.parse(Data(bytes), url: variant.resolvedURL, limits: limits) else {
             throw ReelError(.malformedPlaylist,
                             "variant '\(variant.resolvedURL.absoluteString)' of '\(master.absoluteString)' is not a media playlist (a master listing a master, or itself)")
@@ -171,6 +178,14 @@ public struct InputResolver {
             resolved.content = .playlist(bytes: Array(master.utf8), demuxer: "hls")
         }
         return resolved
+    }
+
+    /// `spec` with the play's CMCD hints, as a manifest of this input (HLS unless it is an MPD).
+    func hinted(_ spec: DataSpec) -> DataSpec {
+        guard var hints = cmcd else { return spec }
+        if spec.kind == .playlist { hints.objectType = .manifest }
+        if hints.streamingFormat == nil { hints.streamingFormat = spec.url.pathExtension.lowercased() == "mpd" ? .dash : .hls }
+        return spec.with(hints)
     }
 
     /// A media playlist ready for FFmpeg's HLS demuxer, after checking its URIs.

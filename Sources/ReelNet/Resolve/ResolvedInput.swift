@@ -33,6 +33,9 @@ public struct ResolvedInput {
     /// frame (`MediaOpener`'s `deferAudio`).
     public var videoPlaylistURL: String?
     public var audioPlaylistURL: String?
+    /// The chosen variant's bitrate and the master's top one, in kbps (CMCD's `br` and `tb`).
+    public var bitrateKbps: Int?
+    public var topBitrateKbps: Int?
     /// Set when the input was resolved from the cache alone (offline playback).
     public var offline: OfflineSelection?
     /// The variant choice of a master or MPD, segment by segment: it records which variant each

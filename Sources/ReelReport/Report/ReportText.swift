@@ -1,3 +1,5 @@
+import ReelCore
+
 /// Text for the HTML report: escaping, and numbers written the same way on every machine (no
 /// locale, no `String(format:)`), so the same events always give the same bytes.
 enum ReportText {
@@ -20,17 +22,7 @@ enum ReportText {
 
     /// `value` rounded to `decimals` places, trailing zeros kept ("1.50" for 2 places).
     static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "–" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        // Beyond what Int64 holds (nonsense in a session, but it must not trap): Swift's own form.
-        guard abs(value) * scale < 9e18 else { return String(describing: value) }
-        let scaled = Int64((abs(value) * scale).rounded())
-        let sign = value < 0 && scaled != 0 ? "-" : ""
-        let whole = scaled / Int64(scale)
-        guard decimals > 0 else { return "\(sign)\(whole)" }
-        let fraction = String(scaled % Int64(scale))
-        return "\(sign)\(whole).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)"
+        RatioText.fixed(value, decimals)
     }
 
     /// An SVG coordinate: one decimal at most ("12.5", "40").

@@ -1,16 +1,18 @@
 import Foundation
 
 /// A mean over cells with its 95% confidence interval (Student's t, two-sided), as the sweep
-/// report compares settings. The interval is null with fewer than two values.
+/// report compares settings. The interval is null with fewer than two values, and kept inside
+/// the range the figure can take (a share within 0...1, a time at least 0): with few cells a
+/// t interval runs far past it ("25 % [0 %, 343 %]"), which says nothing more than the bound.
 package struct MeanInterval: Sendable, Codable, Equatable {
     package var mean: Double?
     package var ciLow: Double?
     package var ciHigh: Double?
     package var n: Int
 
-    /// The mean and interval of `values`; `atLeast` bounds the interval's low end for a figure
-    /// that cannot go below it (a time, a share, a count).
-    package init(_ values: [Double], atLeast floor: Double? = nil) {
+    /// The mean and interval of `values`; `atLeast` and `atMost` bound the interval for a figure
+    /// that cannot go past them (a time, a count: at least 0; a share: 0...1).
+    package init(_ values: [Double], atLeast floor: Double? = nil, atMost ceiling: Double? = nil) {
         let finite = values.filter(\.isFinite)
         n = finite.count
         guard !finite.isEmpty else { return }
@@ -20,7 +22,7 @@ package struct MeanInterval: Sendable, Codable, Equatable {
         let variance = finite.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n - 1)
         let half = Self.tCritical(degreesOfFreedom: n - 1) * (variance / Double(n)).squareRoot()
         ciLow = floor.map { max($0, mean - half) } ?? mean - half
-        ciHigh = mean + half
+        ciHigh = ceiling.map { min($0, mean + half) } ?? mean + half
     }
 
     /// The two-sided 97.5% quantile of Student's t with `degreesOfFreedom`; the normal one (1.96)

@@ -80,13 +80,17 @@ package struct SweepAnalysis: Sendable, Codable {
             for (index, group) in groups.enumerated() {
                 for (offset, metric) in metrics.enumerated() {
                     let found = pairs[slot(position, index, offset)]
-                    let baseline = MeanInterval(found.base, atLeast: 0), value = MeanInterval(found.mine, atLeast: 0)
+                    let (low, high) = (metric.unit.lowerBound, metric.unit.upperBound)
+                    let baseline = MeanInterval(found.base, atLeast: low, atMost: high)
+                    let value = MeanInterval(found.mine, atLeast: low, atMost: high)
                     var ratio: Double?
                     if let x = baseline.mean, let y = value.mean, x != 0 { ratio = y / x }
                     let differences = zip(found.base, found.mine).map { $1 - $0 }
+                    // A difference of two shares is within -1...1.
+                    let span = high.map { $0 - low }
                     comparisons.append(Comparison(setting: setting.id, pattern: group.pattern, profile: group.profile,
                                                   metric: metric.key, baseline: baseline, value: value, ratio: ratio,
-                                                  difference: MeanInterval(differences)))
+                                                  difference: MeanInterval(differences, atLeast: span.map { -$0 }, atMost: span)))
                 }
             }
         }
@@ -123,7 +127,8 @@ package struct SweepAnalysis: Sendable, Codable {
         var result: [String: [String: MeanInterval]] = [:]
         for (index, metric) in metrics.enumerated() {
             for setting in matrix.settings {
-                result[metric.key, default: [:]][setting.id] = MeanInterval(values[setting.id]?[index] ?? [], atLeast: 0)
+                result[metric.key, default: [:]][setting.id] = MeanInterval(values[setting.id]?[index] ?? [], atLeast: metric.unit.lowerBound,
+                                                                            atMost: metric.unit.upperBound)
             }
         }
         return result

@@ -4,7 +4,14 @@ import ReelEngine
 /// A figure of a session summary that a sweep compares across settings: its key in reports,
 /// how to read it, and which way is better.
 package struct SweepMetric: Sendable, Hashable {
-    package enum Unit: String, Sendable { case ratio, milliseconds, count, bytes, factor }
+    package enum Unit: String, Sendable {
+        case ratio, milliseconds, count, bytes, factor
+
+        /// The least a figure of this unit can be (every one is at least 0).
+        package var lowerBound: Double { 0 }
+        /// The most it can be: 1 for a share, no bound for the others.
+        package var upperBound: Double? { self == .ratio ? 1 : nil }
+    }
 
     package let key: String
     package let label: String

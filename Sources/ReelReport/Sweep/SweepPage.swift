@@ -27,7 +27,10 @@ package struct SweepPage: Sendable {
         html += "<style>\n\(ReportStyle.css)\n\(Self.css)\n</style>\n</head>\n<body>\n<main>\n"
         html += "<h1>Feed sweep report</h1>\n"
         let done = analysis.cells - analysis.failedCells.count - analysis.missingCells.count
-        html += "<p class=\"note\">\(analysis.cells) cells (\(matrix.traces.count) traces × \(matrix.profiles.count) profiles × \(matrix.settings.count) settings): \(done) done, \(analysis.failedCells.count) failed, \(analysis.missingCells.count) missing. Figures are means over cells with their 95% intervals (Student's t); a setting is compared with the baseline over the same traces and profiles.</p>\n"
+        html += "<p class=\"note\">\(analysis.cells) cells (\(matrix.traces.count) traces × \(matrix.profiles.count) profiles × \(matrix.settings.count) settings): \(done) done, \(analysis.failedCells.count) failed, \(analysis.missingCells.count) missing. Figures are means over cells with their 95% intervals (Student's t, kept within what the figure can be); a setting is compared with the baseline over the same traces and profiles.</p>\n"
+        if analysis.comparisons.contains(where: { $0.value.n < Self.minimumSessions }) || matrix.settings.count == 1 {
+            html += "<p class=\"note few\">Too few sessions: a figure over fewer than \(Self.minimumSessions) sessions is marked so; its interval is too wide to tell settings apart. Add seeds (<code>--seeds 1-5</code>) or traces.</p>\n"
+        }
         if !matrix.shared.isEmpty {
             html += "<p class=\"note\">Every cell: <code>\(ReportText.escape(matrix.shared.joined(separator: " ")))</code></p>\n"
         }
@@ -70,11 +73,23 @@ package struct SweepPage: Sendable {
         }
     }
 
+    /// Below this many sessions a mean's interval is too wide to tell settings apart: its
+    /// figures carry a "too few sessions" note.
+    package static let minimumSessions = 5
+
     package static func interval(_ figure: MeanInterval, _ unit: SweepMetric.Unit) -> String {
         guard figure.mean != nil else { return "–" }
         var text = Self.text(figure.mean, unit)
         if let low = figure.ciLow, let high = figure.ciHigh { text += " [\(Self.text(low, unit)), \(Self.text(high, unit))]" }
-        return text + " (n=\(figure.n))"
+        return text + (figure.n < minimumSessions ? " (n=\(figure.n), too few sessions)" : " (n=\(figure.n))")
+    }
+
+    /// The setting's mean over the baseline's, with the difference in milliseconds beside it on
+    /// a base under a millisecond (`RatioText`).
+    package static func ratio(_ row: SweepAnalysis.Comparison, _ unit: SweepMetric.Unit) -> String {
+        guard let x = row.baseline.mean, let y = row.value.mean,
+              let text = RatioText.ratio(base: x, value: y, milliseconds: unit == .milliseconds) else { return "–" }
+        return text
     }
 
     /// A paired difference with its sign.
@@ -109,7 +124,7 @@ package struct SweepPage: Sendable {
             html += "<tr><td>\(ReportText.escape(row.setting))</td><td>\(ReportText.escape(metric.label))</td>"
             html += "<td>\(ReportText.escape(Self.interval(row.baseline, metric.unit)))</td>"
             html += "<td\(verdict)>\(ReportText.escape(Self.interval(row.value, metric.unit)))</td>"
-            html += "<td>\(row.ratio.map { ReportText.fixed($0, 2) + "×" } ?? "–")</td>"
+            html += "<td>\(ReportText.escape(Self.ratio(row, metric.unit)))</td>"
             html += "<td>\(ReportText.escape(Self.signed(row.difference, metric.unit)))</td></tr>\n"
         }
         return html + "</tbody></table>\n"
@@ -157,11 +172,14 @@ package struct SweepPage: Sendable {
         }
         svg.text("CDN bytes per byte played", x: left + plotW / 2, y: height - 12, anchor: "middle")
         svg.text("plays within 50 ms", x: left, y: top - 6, anchor: "start")
+        // Whiskers end at the plot's edges: a long interval stops at the frame, never across the title.
+        func clampX(_ value: Double) -> Double { min(max(x(value), left), left + plotW) }
+        func clampY(_ value: Double) -> Double { min(max(y(value), top), top + plotH) }
         for (index, point) in points.enumerated() {
             let (name, px, py) = point
-            let cx = x(px.mean!), cy = y(py.mean!)
-            if let low = px.ciLow, let high = px.ciHigh { svg.line(x1: x(low), y1: cy, x2: x(high), y2: cy, class: "whisker") }
-            if let low = py.ciLow, let high = py.ciHigh { svg.line(x1: cx, y1: y(low), x2: cx, y2: y(high), class: "whisker") }
+            let cx = clampX(px.mean!), cy = clampY(py.mean!)
+            if let low = px.ciLow, let high = px.ciHigh { svg.line(x1: clampX(low), y1: cy, x2: clampX(high), y2: cy, class: "whisker") }
+            if let low = py.ciLow, let high = py.ciHigh { svg.line(x1: cx, y1: clampY(low), x2: cx, y2: clampY(high), class: "whisker") }
             let title = "\(name): \(Self.interval(px, .factor)) CDN bytes per byte played, \(Self.interval(py, .ratio)) within 50 ms"
             svg.circle(x: cx, y: cy, radius: 6, class: "pt \(ReportStyle.runClass(index))", title: title)
             svg.text(name, x: cx + 9, y: cy - 8, class: "lab")
