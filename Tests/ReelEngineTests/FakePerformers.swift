@@ -16,7 +16,8 @@ struct FakePerformers: FeedPerformers {
     var picture: Picture?
     let made = Locked<[PlayerID: FakePlayer]>([:])
 
-    func makePlayer(_ id: PlayerID, card: String, video: URL, report: @escaping @Sendable (SessionFetch) -> Void) -> any FeedPlayer {
+    func makePlayer(_ id: PlayerID, card: String, video: URL, sound: Bool, report: @escaping @Sendable (SessionFetch) -> Void)
+        -> any FeedPlayer {
         let player = FakePlayer(card: card, url: video, clock: clock, seconds: videoSeconds, picture: picture)
         made.withLock { $0[id] = player }
         return player
