@@ -63,6 +63,37 @@ struct PlayerSoundTests {
         #expect(abs((chunk?.time ?? 0) - 1.44) < 0.05, "\(String(describing: chunk?.time))")
     }
 
+    /// What a speaker reads follows the player: nothing before the first frame; then a moving
+    /// picture with its sound decoded from where it stands; paused, a picture that holds still
+    /// and no longer plays; stopped, nothing plays.
+    @Test func theSoundFollowsThePlayer() async throws {
+        let pool = DecoderPool(capacity: 1)
+        try await withSampleServer { server in
+            var options = MediaTestSupport.options(mode: .realTime, hashes: false)
+            options.sound = SoundOptions(format: SoundFormat(sampleRate: 48_000, channels: 2))
+            let player = Player(card: "s0/0", input: try MediaTestSupport.url(server, "s01"), factory: MediaTestSupport.factory(),
+                                pool: pool, options: options)
+            let sound = try #require(player.sound)
+            #expect(sound.playhead == nil && !sound.isPlaying)
+            var events = EventReader(player)
+            player.play()
+            await events.next { $0.isFirstFrame }
+            #expect(sound.isPlaying)
+            let playhead = try #require(sound.playhead)
+            #expect(playhead >= 1.4 && playhead < 2, "the picture's media time on the stream's clock: \(playhead)")
+            // The sound there is decoded (TS interleaves it with the video): stereo, from the picture on.
+            let chunk = try #require(sound.read(from: playhead, maxFrames: 4_800))
+            #expect(abs(chunk.time - playhead) < 0.05 && !chunk.samples.isEmpty && chunk.samples.count % 2 == 0, "\(chunk.time)")
+            player.pause()
+            await events.next { $0.isPaused }
+            #expect(!sound.isPlaying)
+            let held = try #require(sound.playhead)
+            #expect(sound.playhead == held)
+            _ = await player.stop()
+            #expect(!sound.isPlaying)
+        }
+    }
+
     /// The buffer holds at most its capacity: the oldest sound goes first, counted.
     @Test func theBufferDropsTheOldestPastItsCapacity() {
         let format = SoundFormat(sampleRate: 8_000, channels: 1)
