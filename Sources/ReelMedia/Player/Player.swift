@@ -69,7 +69,7 @@ public final class Player: Sendable {
             factory: factory, cancellation: cancellation, log: log, constraints: options.constraints,
             manifestLimits: options.manifestLimits,
             demux: options.demux, includeAudio: options.sound != nil, failureBudget: options.failureBudget,
-            deferAudio: true)
+            deferAudio: options.sound != nil)
         self.demuxer = PlayerInput(opener: opener, threadName: "\(options.threadName).\(card)")
         self.sound = options.sound.map(PlayerSound.init)
         self.preview = PreviewTimer(clock: PlayerClock(clock))

@@ -1,4 +1,5 @@
 import CAVCodec
+import CAVFormat
 import CAVUtil
 import CSWResample
 import ReelCore

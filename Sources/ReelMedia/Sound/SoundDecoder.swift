@@ -1,4 +1,5 @@
 import CAVCodec
+import CAVFormat
 import ReelCore
 
 /// A player's sound, decoded on the demuxer's thread: an audio decoder for the input's audio

@@ -33,9 +33,11 @@ final class ViewerSound {
         var skips = 0
         var holds = 0
         /// How far the sound heard was from the picture shown, each frame it played: ms.
-        var offsetMs: Offsets?
+        var offsetMs: Stats?
+        /// The sound's work in each UI frame while on (reading it, queueing it): ms.
+        var workMs: Stats?
 
-        struct Offsets: Codable {
+        struct Stats: Codable {
             var p50: Double?
             var p99: Double?
             var max: Double?
@@ -46,8 +48,10 @@ final class ViewerSound {
     private let speaker: SDLSpeaker?
     private(set) var on = false
     private var card: String?
-    private var sync = SoundSync(format: ViewerSound.format)
+    /// 200 ms queued ahead rides over a slow UI frame; the sync allows for it.
+    private var sync = SoundSync(format: ViewerSound.format, lead: 0.2)
     private var offsets = Distribution()
+    private var work = Distribution()
     private(set) var figures: Figures
 
     /// Opens the speaker; without one the viewer runs silent.
@@ -95,6 +99,8 @@ final class ViewerSound {
     /// does), once a frame.
     func update(engine: FeedEngine, playing: String?) {
         guard on, let speaker else { return }
+        let began = ContinuousClock.now
+        defer { work.record((ContinuousClock.now - began).seconds * 1000) }
         let sound = playing.flatMap { engine.sound(card: $0) }
         guard let sound, let playing, sound.isPlaying, let playhead = sound.playhead else {
             stop()
@@ -135,9 +141,13 @@ final class ViewerSound {
     func finish() -> Figures {
         speaker?.close()
         var figures = self.figures
-        if offsets.count > 0 {
-            figures.offsetMs = Figures.Offsets(p50: offsets.p50, p99: offsets.p99, max: offsets.max, count: offsets.count)
-        }
+        figures.offsetMs = Self.stats(offsets)
+        figures.workMs = Self.stats(work)
         return figures
+    }
+
+    private static func stats(_ distribution: Distribution) -> Figures.Stats? {
+        distribution.isEmpty ? nil
+            : Figures.Stats(p50: distribution.p50, p99: distribution.p99, max: distribution.max, count: distribution.count)
     }
 }
