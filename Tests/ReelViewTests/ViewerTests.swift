@@ -184,28 +184,30 @@ struct ViewerTests {
 
     /// The playing short's sound, through SDL's disk audio driver (it writes what the speaker
     /// plays to a file, in real time, silence included): silent until `m` (a scripted key at 3 s),
-    /// then the first short's tone, kept with its picture.
-    @Test("the playing short's sound: silent until m, then the short's tone, through SDL's disk audio driver")
+    /// then the first short's tone, kept with its picture, and silent again after `m` at 5.5 s.
+    @Test("the playing short's sound: silent until m, then the short's tone, silent again after m, through SDL's disk audio driver")
     func soundIsMutedUntilAsked() async throws {
         let folder = try Scratch()
         let tracePath = folder.path("still.jsonl")
         try "{\"t\": 0, \"y\": 0}\n{\"t\": 8, \"y\": 0}\n".write(toFile: tracePath, atomically: true, encoding: .utf8)
         let speaker = folder.path("speaker.s16")
         let run = try await Viewer.run(
-            ["--offscreen", "--no-launch", "--trace", tracePath, "--key", "3:m", "--exit-after", "7", "--json"],
+            ["--offscreen", "--no-launch", "--trace", tracePath, "--key", "3:m", "--key", "5.5:m", "--exit-after", "8", "--json"],
             environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": speaker])
         let sound = try #require(run.json["viewer"]?["sound"])
         #expect(sound["driver"]?.string == "disk" && sound["error"] == .null, "\(sound)")
         #expect(sound["sampleRate"]?.number == 48_000 && sound["channels"]?.number == 2)
         #expect(sound["cards"]?.array?.map(\.string) == ["s0/0"], "\(sound)")
         let unmuted = try #require(sound["unmutedAt"]?.array?.first?.number, "\(sound)")
+        let muted = try #require(sound["mutedAt"]?.array?.first?.number, "\(sound)")
         let opened = try #require(sound["openedAt"]?.number, "\(sound)")
-        #expect(abs(unmuted - 3) < 0.1)
+        #expect(abs(unmuted - 3) < 0.1 && abs(muted - 5.5) < 0.1)
         #expect((sound["offsetMs"]?["p99"]?.number ?? .infinity) <= 100, "\(sound)")
 
         // The file runs at the device's pace from its opening (a little slower than the clock on
         // a busy machine: a time in the file is at most that time on the window's clock): before
-        // `m` (less a margin) only silence, in the second after it (with a margin) the sound.
+        // `m` (less a margin) only silence, in the second after it (with a margin) the sound, and
+        // from the second `m` (with a margin for the device's buffer) silence again.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: speaker))
         let left: [Int16] = bytes.withUnsafeBytes { raw in
             stride(from: 0, to: raw.count - 3, by: 4).map { Int16(bitPattern: UInt16(raw[$0]) | UInt16(raw[$0 + 1]) << 8) }
@@ -213,8 +215,10 @@ struct ViewerTests {
         let rate = 48_000.0
         let quietEnd = Int((unmuted - opened - 0.3) * rate)
         let soundStart = Int((unmuted - opened + 0.5) * rate), soundEnd = Int((unmuted - opened + 1.5) * rate)
-        try #require(left.count >= soundEnd, "the speaker wrote \(left.count) frames; \(sound)")
+        let quietAgain = Int((muted - opened + 0.3) * rate)
+        try #require(left.count >= quietAgain + 12_000, "the speaker wrote \(left.count) frames; \(sound)")
         #expect(left[..<quietEnd].allSatisfy { $0 == 0 }, "sound before m")
+        #expect(left[quietAgain...].allSatisfy { $0 == 0 }, "sound after m muted it")
         let heard = Array(left[soundStart..<soundEnd])
         let rms = (heard.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(heard.count)).squareRoot()
         #expect(rms > 500, "the sound after m is too quiet: RMS \(rms)")
