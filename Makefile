@@ -2,7 +2,7 @@
 # Each target first installs the Debian packages that are missing (and only those).
 
 SWIFT ?= swift
-APT_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libcurl4-openssl-dev \
+APT_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libcurl4-openssl-dev \
                 pkg-config libsqlite3-dev libxml2 ffmpeg chromium librlottie-dev \
                 libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xdotool
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

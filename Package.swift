@@ -48,6 +48,7 @@ let package = Package(
         cLibrary("CAVCodec", pkgConfig: "libavcodec", apt: "libavcodec-dev"),
         cLibrary("CAVUtil", pkgConfig: "libavutil", apt: "libavutil-dev"),
         cLibrary("CSWScale", pkgConfig: "libswscale", apt: "libswscale-dev"),
+        cLibrary("CSWResample", pkgConfig: "libswresample", apt: "libswresample-dev"),
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CRLottie", pkgConfig: "rlottie", apt: "librlottie-dev"),
         // The viewer's window, alone: the `reel` CLI and the library stay headless. No pkg-config:
@@ -109,7 +110,7 @@ let package = Package(
         .target(
             name: "ReelMedia",
             dependencies: [
-                "ReelCore", "ReelManifest", "ReelNet", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CReelShims",
+                "ReelCore", "ReelManifest", "ReelNet", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CSWResample", "CReelShims",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2,6 +2,7 @@ import Foundation
 import ReelCore
 import ReelStore
 import ReelEngine
+import ReelMedia
 import ReelFeed
 import ReelNet
 
@@ -38,11 +39,12 @@ struct EngineStack: Sendable {
     /// configuration).
     var launchFactory: URLDataSourceFactory { URLDataSourceFactory(engine: transfers, allowLocalFiles: true) }
 
-    /// An engine on this stack keeping pictures for the screen.
-    func makeEngine(config: ReelConfig, source: any FeedSource, screen: Size, clock: EngineClock) -> FeedEngine {
+    /// An engine on this stack keeping pictures for the screen, and with `sound` the sound of its
+    /// shorts for the speaker.
+    func makeEngine(config: ReelConfig, source: any FeedSource, screen: Size, clock: EngineClock, sound: SoundFormat?) -> FeedEngine {
         let cacheFactory = cache.map { CacheDataSourceFactory(cache: $0, upstream: network, origin: .playback) }
         return FeedEngine(config: config, source: source, factory: cacheFactory ?? network, cacheFactory: cacheFactory,
-                          screen: screen, clock: clock, pictures: true)
+                          screen: screen, clock: clock, pictures: true, sound: sound)
     }
 
     /// Closes the cache and stops the transfer engine (both block, so on a pool thread), then

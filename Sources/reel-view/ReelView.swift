@@ -29,7 +29,8 @@ struct ReelView: ParsableCommand {
             scroll (a drag flings on release); drag a carousel sideways. Click a short to open it \
             alone, a carousel card to play it. Keys: down/j and up/k move a widget, left and right \
             swipe the carousel at the top, space plays or pauses, Esc goes back (and quits from \
-            the feed), h shows the HUD, m asks for sound, q quits. See docs/viewer.md.
+            the feed), h shows the HUD, m turns the sound of the playing short on and off (muted at \
+            start), q quits. See docs/viewer.md.
             """)
 
     @Option(help: ArgumentHelp("A feed catalog served over HTTP (video-feed.json's schema) instead of serving a folder.", valueName: "url"))
@@ -61,6 +62,9 @@ struct ReelView: ParsableCommand {
 
     @Option(name: .customLong("screenshot"), help: ArgumentHelp("Write the window as a PNG when it has been open this long (repeatable).", valueName: "seconds:file.png"))
     var screenshots: [String] = []
+
+    @Option(name: .customLong("key"), help: ArgumentHelp("Press a key when the window has been open this long, as if typed (repeatable; SDL's key names: m, h, space, down, escape).", valueName: "seconds:key"))
+    var keys: [String] = []
 
     @Option(name: .customLong("exit-after"), help: ArgumentHelp("Close after this many seconds.", valueName: "seconds"))
     var exitAfter: Double?

@@ -1,5 +1,6 @@
 import CSDL2
 import Foundation
+import Logging
 import ReelCore
 import ReelEngine
 import ReelFeed
@@ -80,7 +81,7 @@ extension ViewerLoop {
         case SDL_Keycode(SDLK_h.rawValue):
             hud.toggle()
         case SDL_Keycode(SDLK_m.rawValue):
-            toast = ("Sound is not available: Reel's players decode video only", time + 2.5)
+            toast = (sound.toggle(at: time), time + 2.5)
         case SDL_Keycode(SDLK_SPACE.rawValue):
             playOrPause()
         case SDL_Keycode(SDLK_DOWN.rawValue), SDL_Keycode(SDLK_j.rawValue):
@@ -210,5 +211,39 @@ extension ViewerLoop {
             }
         }
         return nil
+    }
+}
+
+/// Scripted keys and the sound's card.
+extension ViewerLoop {
+    /// Sends the `--key` presses due by `time` as SDL key events, so they go the way typed keys go.
+    func pressKeys(at time: Double) {
+        while let press = keys.first, press.time <= time {
+            keys.removeFirst()
+            var event = SDL_Event()
+            event.type = SDL_KEYDOWN.rawValue
+            event.key.type = SDL_KEYDOWN.rawValue
+            event.key.state = UInt8(SDL_PRESSED)
+            event.key.windowID = SDL_GetWindowID(screen.window)
+            event.key.keysym.sym = press.key
+            event.key.keysym.scancode = SDL_GetScancodeFromKey(press.key)
+            if SDL_PushEvent(&event) < 0 {
+                ReelLog.media.warning("--key \(press.name) at \(press.time) s was not sent: \(SDLScreen.lastError)")
+            }
+        }
+    }
+
+    /// The short whose sound is heard: the one opened alone, or the one playing in the feed
+    /// (carousel cards and merch stay silent); nil when none plays.
+    func playingShort(_ snapshot: FeedSnapshot) -> String? {
+        let model = snapshot.model
+        switch route {
+        case .short(let id):
+            return snapshot.card(id).playing ? id : nil
+        case .feed:
+            return lastDrawn.first { card in
+                card.playing && model.card(id: card.id).map { model.describe($0).type == .short } == true
+            }?.id
+        }
     }
 }

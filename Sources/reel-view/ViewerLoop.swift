@@ -36,6 +36,11 @@ final class ViewerLoop {
     let hudPainter: HUDPainter
     let launchPainter: LaunchPainter
     let capture: Capture
+    let sound: ViewerSound
+    /// The sound's figures once the speaker has closed, for the report.
+    var soundFigures: ViewerSound.Figures?
+    /// The `--key` presses still to come, in time order.
+    var keys: [ViewerOptions.KeyPress]
     var viewport: Viewport
     let clock = ContinuousClock()
     let started: ContinuousClock.Instant
@@ -71,7 +76,11 @@ final class ViewerLoop {
 
     init(options: ViewerOptions) throws {
         self.options = options
-        session = try ViewerSession(options: options, link: link)
+        // The speaker first: the shorts' players decode sound only when there is one to hear it.
+        let opened = ContinuousClock.now
+        sound = ViewerSound()
+        keys = options.keys
+        session = try ViewerSession(options: options, link: link, sound: sound.format)
         let points = session.screen
         screen = try SDLScreen(title: "Reel", width: Int((points.width * options.scale).rounded()),
                                height: Int((points.height * options.scale).rounded()), offscreen: options.offscreen,
@@ -88,6 +97,7 @@ final class ViewerLoop {
         trace = options.trace.map(TracePlayer.init)
         hud = options.hud
         started = clock.now
+        sound.opened(at: (opened - started).seconds)
     }
 
     /// Seconds since the window opened.
@@ -108,9 +118,11 @@ final class ViewerLoop {
             let time = now
             if let exitAfter = options.exitAfter, time >= exitAfter { break }
             let began = clock.now
+            pressKeys(at: time)
             quit = !pumpEvents(at: time)
             if case .failed(let error) = link.state.current { return (nil, error) }
             update(at: time)
+            if let feed, feedShownAt != nil { sound.update(engine: feed.engine, playing: playingShort(feed.engine.snapshot)) }
             let cards = draw(at: time)
             if capture.wants(at: time) {
                 do {
@@ -140,6 +152,7 @@ final class ViewerLoop {
     /// and writes what was asked for.
     private func finish() -> (report: String?, failure: ReelError?) {
         let ended = now
+        soundFigures = sound.finish()
         link.quit.update { $0 = true }
         trace?.stop()
         var outcome: ViewerOutcome?
@@ -276,7 +289,8 @@ final class ViewerLoop {
         if time - hudFrameTime.at >= 0.5 || feed.engine.snapshot.phase == .closed {
             hudFrameTime = (frameTimes.recentP99, time)
         }
-        let figures = HUDFigures(snapshot.totals, uiFrameP99Ms: hudFrameTime.p99)
+        var figures = HUDFigures(snapshot.totals, uiFrameP99Ms: hudFrameTime.p99)
+        figures.sound = sound.state
         self.figures = figures
         if hud { hudPainter.draw(figures, viewport: viewport, top: route == .feed ? 0 : FeedPainter.topBarHeight) }
         if let toast, toast.until > time {

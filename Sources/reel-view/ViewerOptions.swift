@@ -1,10 +1,18 @@
 import Foundation
+import CSDL2
 import ReelCore
 import ReelFeed
 
 /// The command line checked: every option's value is valid here, or the viewer exits 2 naming it
 /// before a window opens.
 struct ViewerOptions: Sendable {
+    /// A key to press once the window has been open `time` seconds (`--key`).
+    struct KeyPress: Sendable {
+        var time: Double
+        var name: String
+        var key: SDL_Keycode
+    }
+
     /// A screenshot to take once the window has been open `time` seconds.
     struct Screenshot: Sendable {
         var time: Double
@@ -20,6 +28,7 @@ struct ViewerOptions: Sendable {
     var trace: ScrollTrace?
     var record: String?
     var screenshots: [Screenshot]
+    var keys: [KeyPress]
     var exitAfter: Double?
     var json: Bool
     var eventsFile: String?
@@ -69,6 +78,14 @@ struct ViewerOptions: Sendable {
             }
             try Self.checkWritable(path, option: "--screenshot")
             return Screenshot(time: time, path: path)
+        }.sorted { $0.time < $1.time }
+        keys = try command.keys.map { text in
+            guard let colon = text.firstIndex(of: ":"), let time = Double(text[..<colon]), time.isFinite, time >= 0,
+                  case let name = String(text[text.index(after: colon)...]), !name.isEmpty,
+                  case let key = SDL_GetKeyFromName(name), key != SDL_Keycode(SDLK_UNKNOWN.rawValue) else {
+                throw ReelError(.invalidInput, "--key must be SECONDS:KEY with one of SDL's key names, such as 3:m or 5:space; got '\(text)'")
+            }
+            return KeyPress(time: time, name: name, key: key)
         }.sorted { $0.time < $1.time }
         if let exitAfter = command.exitAfter, !(exitAfter > 0 && exitAfter <= 86_400) {
             throw ReelError(.invalidInput, "--exit-after must be in (0, 86400] seconds; got \(exitAfter)")

@@ -56,6 +56,9 @@ struct ViewerReport {
         var textureUploads: Int
         var screenshots: [Screenshot]
         var recording: Capture.Recording?
+        /// The speaker: its driver (or why there is none), when `m` turned it on and off, the
+        /// cards heard, and how far the sound heard was from the picture.
+        var sound: ViewerSound.Figures?
     }
 
     let text: String
@@ -91,7 +94,7 @@ struct ViewerReport {
                                             shows: card.shows.rawValue, pictureTime: card.pictureTime, playing: card.playing)
                 })
             },
-            recording: recording)
+            recording: recording, sound: loop.soundFigures)
         object["viewer"] = (try? JSONValue(encoding: figures)) ?? .null
         text = JSONWriter.pretty(.object(object))
     }

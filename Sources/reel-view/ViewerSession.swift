@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ReelCore
 import ReelEngine
+import ReelMedia
 import ReelFeed
 import ReelHarness
 import ReelLaunch
@@ -85,12 +86,15 @@ struct ViewerSession: Sendable {
     let resolution: ConfigResolution
     /// The screen in points.
     let screen: Size
+    /// The speaker's format, when there is one: the players of shorts decode their sound to it.
+    let sound: SoundFormat?
 
     /// Checks where the feed comes from and resolves the configuration; throws naming a folder
     /// without a catalog or a bad configuration.
-    init(options: ViewerOptions, link: ViewerLink) throws {
+    init(options: ViewerOptions, link: ViewerLink, sound: SoundFormat?) throws {
         self.options = options
         self.link = link
+        self.sound = sound
         if let feedURL = options.feedURL {
             origin = try FeedOrigin.remote(parsing: feedURL.deletingLastPathComponent().absoluteString)
             servedFolder = nil
@@ -143,7 +147,7 @@ struct ViewerSession: Sendable {
         let source = WatchedFeedSource(base: LatentFeedSource(base: catalogSource, latency: Double(config.pagination.latencyMs) / 1000,
                                                               clock: clock),
                                        firstPage: firstPage)
-        let engine = stack.makeEngine(config: config, source: source, screen: screen, clock: clock)
+        let engine = stack.makeEngine(config: config, source: source, screen: screen, clock: clock, sound: sound)
         let launcher = options.launch ? try await Launcher.open(options: options, resolution: resolution, servedFolder: servedFolder,
                                                                  factory: stack.launchFactory) : nil
         let show = await launcher?.decide() ?? .nothing(reason: "skipped")

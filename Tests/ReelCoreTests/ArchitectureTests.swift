@@ -15,7 +15,7 @@ struct ArchitectureTests {
         "ReelStore": ["ReelCore", "ReelManifest"],
         "ReelFeed": ["ReelCore"],
         "ReelNet": ["ReelCore", "ReelManifest", "ReelStore", "CCurl", "CReelShims", "GRDB"],
-        "ReelMedia": ["ReelCore", "ReelManifest", "ReelStore", "ReelNet", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CReelShims"],
+        "ReelMedia": ["ReelCore", "ReelManifest", "ReelStore", "ReelNet", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CSWResample", "CReelShims"],
         "ReelSplash": ["ReelCore", "ReelManifest", "ReelStore", "CRLottie"],
         "ReelLaunch": ["ReelCore", "ReelManifest", "ReelStore", "ReelNet", "ReelSplash", "GRDB"],
         "ReelEngine": ["ReelCore", "ReelManifest", "ReelStore", "ReelFeed", "ReelNet", "ReelMedia", "ReelSplash", "ReelLaunch"],
@@ -37,7 +37,7 @@ struct ArchitectureTests {
 
     /// Modules whose import is restricted to the layers `allowed` names.
     static let restricted: Set<String> = Set(allowed.keys)
-        .union(["CCurl", "CReelShims", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CRLottie", "GRDB", "CSDL2", "CSDL2TTF"])
+        .union(["CCurl", "CReelShims", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CSWResample", "CRLottie", "GRDB", "CSDL2", "CSDL2TTF"])
 
     static let sources = Fixtures.packageRoot.appendingPathComponent("Sources")
 

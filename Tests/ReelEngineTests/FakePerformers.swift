@@ -15,10 +15,14 @@ struct FakePerformers: FeedPerformers {
     var videoSeconds = 8.0
     var picture: Picture?
     let made = Locked<[PlayerID: FakePlayer]>([:])
+    /// Whether each card's player was asked to decode its sound, by card.
+    let soundAsked = Locked<[String: Bool]>([:])
 
-    func makePlayer(_ id: PlayerID, card: String, video: URL, report: @escaping @Sendable (SessionFetch) -> Void) -> any FeedPlayer {
+    func makePlayer(_ id: PlayerID, card: String, video: URL, sound: Bool, report: @escaping @Sendable (SessionFetch) -> Void)
+        -> any FeedPlayer {
         let player = FakePlayer(card: card, url: video, clock: clock, seconds: videoSeconds, picture: picture)
         made.withLock { $0[id] = player }
+        soundAsked.withLock { $0[card] = sound }
         return player
     }
 

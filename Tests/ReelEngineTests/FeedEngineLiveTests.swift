@@ -21,14 +21,15 @@ struct FeedEngineLiveTests {
         /// Where each widget sits, from a controller given the feed's first pages.
         let layout: FeedLayout
         let model: FeedModel
+        let performers: FakePerformers
 
         init(settings: [String] = [], picture: Picture? = nil) throws {
             clock = EngineClock(manual)
             config = try ConfigResolver().resolve([.assignments(settings)]).config
             let catalog = try FeedCatalog.load(path: PackagePaths.samples.appendingPathComponent("video-feed.json").path)
             let source = CatalogFeedSource(catalog: catalog, baseURL: PackagePaths.samples, config: config)
-            engine = FeedEngine(config: config, source: source, clock: clock,
-                                performers: FakePerformers(clock: clock, picture: picture))
+            performers = FakePerformers(clock: clock, picture: picture)
+            engine = FeedEngine(config: config, source: source, clock: clock, performers: performers)
             var controller = FeedController(config: config)
             for page in FeedAPI(catalog: catalog, config: config).pages(limit: 30) { _ = controller.receive(page, at: 0) }
             layout = controller.layout

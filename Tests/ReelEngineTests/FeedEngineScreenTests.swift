@@ -63,6 +63,26 @@ struct FeedEngineScreenTests {
         #expect(snapshot.totals.decoders == summary.decoders)
     }
 
+    /// The feed's sound is its shorts': their players are asked to decode it, carousel cards'
+    /// never (they play muted, as on a phone).
+    @Test func onlyShortsAreAskedForTheirSound() async throws {
+        let rig = try FeedEngineLiveTests.Rig()
+        rig.engine.show()
+        await rig.run(to: 2)
+        let carousel = try rig.widget(.carousel)
+        await rig.scroll(from: 0, to: rig.top(of: carousel), over: 1)
+        await rig.run(to: 5)
+        _ = await rig.engine.close()
+        let asked = rig.performers.soundAsked.withLock { $0 }
+        var types: [WidgetType: Set<Bool>] = [:]
+        for (card, sound) in asked {
+            let ref = try #require(rig.model.card(id: card), "\(card)")
+            let type = try #require(rig.model.describe(ref).type)
+            types[type, default: []].insert(sound)
+        }
+        #expect(types[.short] == [true] && types[.carousel] == [false], "\(asked)")
+    }
+
     @Test func anEngineWithoutPicturesHasNoneToShow() async throws {
         let rig = try FeedEngineLiveTests.Rig()
         rig.engine.show()

@@ -182,6 +182,78 @@ struct ViewerTests {
         #expect(run.summary["viewer"]?["input"]?["clicks"]?.number == 1)
     }
 
+    /// The playing short's sound, through SDL's disk audio driver (it writes what the speaker
+    /// plays to a file, in real time, silence included): silent until `m` (a scripted key at 3 s),
+    /// then the first short's tone, kept with its picture, and silent again after `m` at 5.5 s.
+    @Test("the playing short's sound: silent until m, then the short's tone, silent again after m, through SDL's disk audio driver")
+    func soundIsMutedUntilAsked() async throws {
+        let folder = try Scratch()
+        let tracePath = folder.path("still.jsonl")
+        try "{\"t\": 0, \"y\": 0}\n{\"t\": 8, \"y\": 0}\n".write(toFile: tracePath, atomically: true, encoding: .utf8)
+        let speaker = folder.path("speaker.s16")
+        let run = try await Viewer.run(
+            ["--offscreen", "--no-launch", "--trace", tracePath, "--key", "3:m", "--key", "5.5:m", "--exit-after", "8", "--json"],
+            environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": speaker])
+        let sound = try #require(run.json["viewer"]?["sound"])
+        #expect(sound["driver"]?.string == "disk" && sound["error"] == .null, "\(sound)")
+        #expect(sound["sampleRate"]?.number == 48_000 && sound["channels"]?.number == 2)
+        #expect(sound["cards"]?.array?.map(\.string) == ["s0/0"], "\(sound)")
+        let unmuted = try #require(sound["unmutedAt"]?.array?.first?.number, "\(sound)")
+        let muted = try #require(sound["mutedAt"]?.array?.first?.number, "\(sound)")
+        let opened = try #require(sound["openedAt"]?.number, "\(sound)")
+        #expect(abs(unmuted - 3) < 0.1 && abs(muted - 5.5) < 0.1)
+        #expect((sound["offsetMs"]?["p99"]?.number ?? .infinity) <= 100, "\(sound)")
+
+        // The file runs at the device's pace from its opening (a little slower than the clock on
+        // a busy machine: a time in the file is at most that time on the window's clock): before
+        // `m` (less a margin) only silence, in the second after it (with a margin) the sound, and
+        // from the second `m` (with a margin for the device's buffer) silence again.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: speaker))
+        let left: [Int16] = bytes.withUnsafeBytes { raw in
+            stride(from: 0, to: raw.count - 3, by: 4).map { Int16(bitPattern: UInt16(raw[$0]) | UInt16(raw[$0 + 1]) << 8) }
+        }
+        let rate = 48_000.0
+        let quietEnd = Int((unmuted - opened - 0.3) * rate)
+        let soundStart = Int((unmuted - opened + 0.5) * rate), soundEnd = Int((unmuted - opened + 1.5) * rate)
+        let quietAgain = Int((muted - opened + 0.3) * rate)
+        try #require(left.count >= quietAgain + 12_000, "the speaker wrote \(left.count) frames; \(sound)")
+        #expect(left[..<quietEnd].allSatisfy { $0 == 0 }, "sound before m")
+        #expect(left[quietAgain...].allSatisfy { $0 == 0 }, "sound after m muted it")
+        let heard = Array(left[soundStart..<soundEnd])
+        let rms = (heard.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(heard.count)).squareRoot()
+        #expect(rms > 500, "the sound after m is too quiet: RMS \(rms)")
+        // The short's tone (Samples/generate.sh: 300 Hz + 40 Hz per sample number, s01: 340 Hz)
+        // stands out over other frequencies.
+        let build = try Self.layout()
+        let number = try #require(Int(try Self.sample(build, widget: 0).dropFirst()))
+        let tone = Double(300 + 40 * number)
+        let power = { (frequency: Double) -> Double in Self.goertzel(heard, frequency: frequency, rate: rate) }
+        #expect(power(tone) > 10 * power(tone * 1.5) && power(tone) > 10 * power(tone / 1.5),
+                "\(tone) Hz: \(power(tone)), \(tone * 1.5) Hz: \(power(tone * 1.5)), \(tone / 1.5) Hz: \(power(tone / 1.5))")
+    }
+
+    /// Without an audio device the viewer runs silent and `m` says why.
+    @Test("no audio device: the viewer runs silent and says why")
+    func noAudioDeviceRunsSilent() async throws {
+        let run = try await Viewer.run(["--offscreen", "--no-launch", "--key", "1:m", "--exit-after", "2", "--json"],
+                                       environment: ["SDL_AUDIODRIVER": "no-such-driver"])
+        let sound = try #require(run.json["viewer"]?["sound"])
+        #expect(sound["driver"] == .null && sound["error"]?.string?.contains("no audio") == true, "\(sound)")
+        #expect(sound["unmutedAt"]?.array?.isEmpty == true && run.json["viewer"]?["input"]?["keys"]?.number == 1, "\(sound)")
+    }
+
+    /// The power of one frequency in `samples` (the Goertzel filter).
+    static func goertzel(_ samples: [Int16], frequency: Double, rate: Double) -> Double {
+        let coefficient = 2 * cos(2 * Double.pi * frequency / rate)
+        var previous = 0.0, beforePrevious = 0.0
+        for sample in samples {
+            let current = Double(sample) + coefficient * previous - beforePrevious
+            beforePrevious = previous
+            previous = current
+        }
+        return previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+    }
+
     @Test("bad options are refused by name before a window opens")
     func badOptions() async throws {
         for (arguments, words) in [
@@ -189,6 +261,7 @@ struct ViewerTests {
             (["--size", "12x34"], "--size"), (["--trace", "/nonexistent/trace.jsonl"], "trace"),
             (["--record", "/nonexistent-folder/out.mp4"], "--record"), (["--serve", "/tmp"], "video-feed.json"),
             (["--set", "device.screenWidth=banana"], "device.screenWidth"),
+            (["--key", "3"], "--key"), (["--key", "soon:m"], "--key"), (["--key", "1:no-such-key"], "--key"),
         ] as [([String], String)] {
             let result = try await ChildProcess.run(PackagePaths.viewBinary, ["--offscreen", "--exit-after", "1"] + arguments,
                                                     directory: PackagePaths.root, timeout: .seconds(60))

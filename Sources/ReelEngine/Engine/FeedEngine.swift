@@ -80,13 +80,15 @@ public actor FeedEngine {
     /// x `device.screenHeight`), reading through `factory` (cache-backed normally: `cacheFactory`
     /// when it is, for prefetch). With `pictures` it keeps what a screen draws: the picture each
     /// player presented last (`picture(card:)`) and the thumbnails decoded (`thumbnail(card:)`);
-    /// a headless session leaves it off and decodes nothing it would not show.
+    /// a headless session leaves it off and decodes nothing it would not show. With `sound`, the
+    /// players of shorts decode their sound to that format too, for a speaker (`sound(card:)`);
+    /// carousel cards stay silent.
     public init(config: ReelConfig, source: any FeedSource, factory: any DataSourceFactory, cacheFactory: CacheDataSourceFactory?,
-                screen: Size? = nil, clock: EngineClock = .continuous, pictures: Bool = false) {
+                screen: Size? = nil, clock: EngineClock = .continuous, pictures: Bool = false, sound: SoundFormat? = nil) {
         let threadName = "reel.player.f\(Self.made.withLock { $0 += 1; return $0 })"
         self.init(config: config, source: source, screen: screen, clock: clock, threadName: threadName,
                   performers: PlaybackPerformers(config: config, factory: factory, cacheFactory: cacheFactory, threadName: threadName,
-                                                 pictures: pictures))
+                                                 pictures: pictures, sound: sound))
     }
 
     /// An engine reading through `stack` (its cache, when it has one, for prefetch too), with the
@@ -168,6 +170,12 @@ public actor FeedEngine {
     /// first frame, and unless the engine was made with `pictures`).
     public nonisolated func picture(card: String) -> Picture? {
         screenPlayers.withLock { $0[card]?.player }?.picture
+    }
+
+    /// The sound of `card`'s player, while the card is mounted, for an engine made with `sound`
+    /// and a short's card (nil otherwise): its PCM, where its picture stands and whether it plays.
+    public nonisolated func sound(card: String) -> PlayerSound? {
+        screenPlayers.withLock { $0[card]?.player }?.sound
     }
 
     /// `card`'s thumbnail (a merch card's image), decoded, once loaded (with `pictures`; the 64
@@ -324,7 +332,10 @@ public actor FeedEngine {
 
     private func mount(_ id: PlayerID, card: String, video: URL) {
         let sink = self.sink
-        let player = performers.makePlayer(id, card: card, video: video) { sink.yield(.fetch($0)) }
+        // A short's sound is the feed's; carousel cards play muted, as on a phone.
+        let model = coordinator.controller.model
+        let short = model.card(id: card).map { model.describe($0).type == .short } ?? false
+        let player = performers.makePlayer(id, card: card, video: video, sound: short) { sink.yield(.fetch($0)) }
         players[id] = player
         screenPlayers.withLock { $0[card] = (id, player) }
         recorder.mounted(id, card: card)

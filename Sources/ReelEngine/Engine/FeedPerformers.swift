@@ -18,10 +18,13 @@ package protocol FeedPlayer: Sendable {
     var buffered: Duration { get }
     /// The picture it presented last, when it keeps pictures for a screen.
     var picture: Picture? { get }
+    /// Its sound decoded for a speaker, when it decodes sound.
+    var sound: PlayerSound? { get }
 }
 
 extension FeedPlayer {
     package var picture: Picture? { nil }
+    package var sound: PlayerSound? { nil }
 }
 
 extension Player: FeedPlayer {
@@ -31,8 +34,10 @@ extension Player: FeedPlayer {
 /// Whoever performs a session's actions besides the engine itself: makes the players, loads
 /// thumbnails, prefetches. `PlaybackPerformers` is the real one; tests inject fakes here.
 package protocol FeedPerformers: Sendable {
-    /// A player for `card`'s `video`; `report` hears every resource it reads.
-    func makePlayer(_ id: PlayerID, card: String, video: URL, report: @escaping @Sendable (SessionFetch) -> Void) -> any FeedPlayer
+    /// A player for `card`'s `video`, decoding its sound too with `sound` (when the session
+    /// decodes sound); `report` hears every resource it reads.
+    func makePlayer(_ id: PlayerID, card: String, video: URL, sound: Bool, report: @escaping @Sendable (SessionFetch) -> Void)
+        -> any FeedPlayer
     /// Fetches a thumbnail through the cache; `report` hears the read. Returns it decoded when
     /// the session keeps pictures for a screen, nil otherwise.
     func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws -> Picture?
@@ -48,7 +53,8 @@ package protocol FeedPerformers: Sendable {
 
 /// The real performers: players with decoders from one `DecoderPool`, every read through the
 /// session's data sources (cache-backed normally), prefetch into that cache. With `pictures`,
-/// players keep the picture they presented last and thumbnails come back decoded, for a screen.
+/// players keep the picture they presented last and thumbnails come back decoded, for a screen;
+/// with `sound`, the players asked to decode their sound to it.
 package struct PlaybackPerformers: FeedPerformers {
     let config: ReelConfig
     let factory: any DataSourceFactory
@@ -56,10 +62,11 @@ package struct PlaybackPerformers: FeedPerformers {
     let pool: DecoderPool
     let playerOptions: PlayerOptions
     let pictures: Bool
+    let sound: SoundOptions?
 
     /// `threadName` tags the players' threads (`DedicatedThread.running(prefix:)`).
     package init(config: ReelConfig, factory: any DataSourceFactory, cacheFactory: CacheDataSourceFactory?, threadName: String,
-                 pictures: Bool = false) {
+                 pictures: Bool = false, sound: SoundFormat? = nil) {
         self.config = config
         self.factory = factory
         self.cacheFactory = cacheFactory
@@ -69,11 +76,16 @@ package struct PlaybackPerformers: FeedPerformers {
         options.threadName = threadName
         options.keepsPicture = pictures
         playerOptions = options
+        // Room for the read-ahead and as much again: a listened player never loses sound it needs.
+        self.sound = sound.map { SoundOptions(format: $0, capacity: max(.seconds(6), options.buffer.maxBuffer * 2)) }
     }
 
-    package func makePlayer(_ id: PlayerID, card: String, video: URL, report: @escaping @Sendable (SessionFetch) -> Void) -> any FeedPlayer {
+    package func makePlayer(_ id: PlayerID, card: String, video: URL, sound: Bool,
+                            report: @escaping @Sendable (SessionFetch) -> Void) -> any FeedPlayer {
         let reporting = ReportingDataSourceFactory(base: factory, origin: .playback, card: card, player: id, report: report)
-        return Player(card: card, input: video, factory: reporting, pool: pool, options: playerOptions)
+        var options = playerOptions
+        if sound { options.sound = self.sound }
+        return Player(card: card, input: video, factory: reporting, pool: pool, options: options)
     }
 
     package func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws -> Picture? {

@@ -17,6 +17,9 @@ public final class Player: Sendable {
     public let input: URL
     /// Everything the player reports, in order; finishes after `.stopped`.
     public let events: AsyncStream<PlayerEvent>
+    /// The play's sound decoded for a speaker, with `options.sound` (nil otherwise); it stays
+    /// empty when the input has no muxed sound.
+    public let sound: PlayerSound?
 
     private let pool: DecoderPool
     private let options: PlayerOptions
@@ -71,11 +74,13 @@ public final class Player: Sendable {
         var opener = MediaOpener(
             factory: factory, cancellation: cancellation, log: log, constraints: options.constraints,
             manifestLimits: options.manifestLimits,
-            demux: options.demux, includeAudio: false, failureBudget: options.failureBudget)
+            demux: options.demux, includeAudio: options.sound != nil, failureBudget: options.failureBudget,
+            deferAudio: options.sound != nil)
         if options.cmcd {
             opener.cmcd = CMCDPlay(contentID: CMCDHints.contentID(for: input)) { cmcdStatus.withLock { $0 } }
         }
         self.demuxer = PlayerInput(opener: opener, threadName: "\(options.threadName).\(card)")
+        self.sound = options.sound.map(PlayerSound.init)
         self.preview = PreviewTimer(clock: PlayerClock(clock))
         (events, continuation) = AsyncStream.makeStream()
         preview.onElapsed { [weak self] watched in self?.previewReached(watched) }
@@ -194,9 +199,12 @@ public final class Player: Sendable {
         }
         if control.isStopped { return }
         setState(.preparing)
-        let opened = try await demuxer.open(input, timeline: TTFFTimeline(began: .now))
+        let opened = try await demuxer.open(input, timeline: TTFFTimeline(began: .now), sound: sound?.buffer)
         let renderer = HeadlessRenderer(mode: options.mode, clock: frameClock, interval: opened.frameInterval)
         renderer.pause()
+        sound?.attach(PlayerSound.Source(
+            playhead: { renderer.playhead },
+            playing: { [weak self] in self?.shared.withLock { $0.state == .playing } ?? false }))
         let queue = PacketQueue(frameInterval: opened.frameInterval, prepared: !control.current.wantsPlay)
         let session = PlayerDecodeSession(
             queue: queue, renderer: renderer, control: control, ticket: ticket, policy: options.buffer,

@@ -15,6 +15,8 @@ actor PlayerInput {
     private let opener: MediaOpener
     private var media: OpenedMedia?
     private var reader: PacketReader?
+    /// Decodes the input's sound alongside the reads, when the player wants it and there is one.
+    private var sound: SoundDecoder?
     private(set) var notes = NoteList()
     /// FFmpeg's errors printed on this thread, kept for the report instead of the terminal.
     private let ffmpegLog = FFmpegLog()
@@ -35,11 +37,20 @@ actor PlayerInput {
 
     deinit { executor.shutdown() }
 
-    /// Resolves and opens `url` (video only), recording the manifest, open and probe phases.
-    func open(_ url: URL, timeline: TTFFTimeline) throws -> Opened {
+    /// Resolves and opens `url`, recording the manifest, open and probe phases: its video, and
+    /// with `sound` its muxed audio too, decoded into it as the reads go (a sound that cannot be
+    /// decoded is noted and left out: the video plays on).
+    func open(_ url: URL, timeline: TTFFTimeline, sound buffer: SoundBuffer? = nil) throws -> Opened {
         var timeline = timeline
         let media = try ffmpegLog.capture { try opener.open(url, timeline: &timeline) }
-        media.input.discardAll(except: [media.video.index])
+        if let buffer, let audio = media.audio {
+            do {
+                sound = try SoundDecoder(stream: audio, buffer: buffer)
+            } catch {
+                notes.add("the sound of '\(url.absoluteString)' is left out: \(error)")
+            }
+        }
+        media.input.discardAll(except: Set([media.video.index] + (sound.map { [$0.streamIndex] } ?? [])))
         self.media = media
         reader = PacketReader(media)
         return Opened(stream: try media.videoStreamParameters(), frameInterval: media.frameInterval, timeline: timeline,
@@ -64,12 +75,17 @@ actor PlayerInput {
                 let packet = Packet()
                 switch try reader.read(into: packet, notes: &notes) {
                 case .endOfStream:
+                    sound?.decode(nil, notes: &notes)
                     queue.finish()
                     return
                 case .skipped:
                     continue
                 case .packet:
-                    if packet.streamIndex == videoIndex { queue.push(packet, pts: packet.seconds(in: timeBase)) }
+                    if packet.streamIndex == videoIndex {
+                        queue.push(packet, pts: packet.seconds(in: timeBase))
+                    } else if let sound, packet.streamIndex == sound.streamIndex {
+                        sound.decode(packet, notes: &notes)
+                    }
                 }
             }
         } catch let error as ReelError {
@@ -90,6 +106,7 @@ actor PlayerInput {
     /// Closes the demuxer and every source it opened, on this thread.
     func close() {
         reader = nil
+        sound = nil
         media = nil
     }
 }

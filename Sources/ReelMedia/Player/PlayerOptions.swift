@@ -21,6 +21,9 @@ public struct PlayerOptions: Sendable {
     public var frameHashes = false
     /// Keep the picture the renderer presented last (`Player.picture`), for a screen to show.
     public var keepsPicture = false
+    /// Decode the input's sound too (its muxed audio stream), to PCM a speaker reads from
+    /// `Player.sound`; nil decodes video only.
+    public var sound: SoundOptions?
     /// The name of the demuxer's thread, before `.<card>`: an owner running several players tags
     /// its own to tell them apart (`DedicatedThread.running(prefix:)`).
     public var threadName = "reel.player"

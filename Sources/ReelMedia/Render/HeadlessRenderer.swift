@@ -154,6 +154,18 @@ public final class HeadlessRenderer: @unchecked Sendable {
         return shownPTS.map { .seconds(max(0, $0.last - $0.first)) }
     }
 
+    /// The media time (seconds, the stream's own clock) of the picture showing now: the frame
+    /// presented last, moved on by the time since it was (at most a frame's worth, so a stall or
+    /// a pause holds it). Nil before the first frame. A speaker keeps its sound with it.
+    public var playhead: Double? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let pts = shownPTS?.last, let lastShown else { return nil }
+        if paused || finished { return pts }
+        let since = (clock.now() - lastShown).seconds
+        return pts + min(max(0, since), interval.seconds)
+    }
+
     /// The picture of the frame presented last (nil before the first, or when frames come
     /// without pictures): what a screen shows of this video now, a paused one's included.
     public var picture: Picture? {

@@ -15,6 +15,8 @@ struct HUDFigures: Sendable, Equatable, Codable {
     var plays = 0
     /// The UI's frame time over the last two seconds, milliseconds.
     var uiFrameP99Ms = 0.0
+    /// The sound: "off", "on", "on: s0/0" (the short heard) or "none" (no audio device).
+    var sound = "off"
 
     init(_ totals: FeedSnapshot.Totals, uiFrameP99Ms: Double) {
         cdnBytes = totals.networkBytes
@@ -32,7 +34,7 @@ struct HUDFigures: Sendable, Equatable, Codable {
         [
             "CDN \(Self.megabytes(cdnBytes)) in \(cdnRequests) requests · played \(Self.megabytes(bytesPlayed))",
             "decoders \(decodersCreated) created, \(decodersReused) reused · plays \(plays) · stalls \(stalls)",
-            String(format: "UI frame %.1f ms p99", uiFrameP99Ms),
+            String(format: "UI frame %.1f ms p99", uiFrameP99Ms) + " · sound \(sound) (m)",
         ]
     }
 
