@@ -107,10 +107,10 @@ struct LinkSchedulerTests {
         #expect((dearRun.videos[0].downloadedVariants.max() ?? -1) < (cheapRun.videos[0].downloadedVariants.max() ?? -1))
     }
 
-    @Test("a link that collapses lowers the bitrate and holds the next start back rather than stall")
+    @Test("a link that collapses lowers the bitrate and holds back a start the user may not reach rather than stall")
     func collapseLowersTheBitrate() {
         let playing = Self.video("a", distance: 0, downloaded: [2, 2, 2], playhead: 1.8)
-        let next = Self.video("b", distance: 1)
+        let next = Self.video("b", distance: 1, reach: 0.5)
         let state = LinkState(now: 5, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing, next])
         var fast = Self.scheduler(measured: Array(repeating: 8_000_000, count: 5))
         #expect(fast.decide(state) == .fetch(SegmentRequest(video: "b", segment: 0, variant: 2)), "room for the next start")

@@ -163,7 +163,7 @@ public struct LinkScheduler: DownloadPolicy {
                 if !before.isComplete && !startNowIsCheapest(after: before, isPlaying: before.id == playing.id,
                                                               startBitrate: video.bitrates[level], startSeconds: seconds,
                                                               reach: reach, link: link) {
-                    continue
+                    break
                 }
             }
             return fetch(video, level: level, playing: false)
@@ -243,7 +243,8 @@ public struct LinkScheduler: DownloadPolicy {
 
     /// The variant of the best plan for the playing video's next `horizon` segments: each plan
     /// keeps one variant, fetches each segment just in time, and counts the watched segments'
-    /// bitrate, the stalls and bytes it expects, and the change from the last segment.
+    /// bitrate, the stalls and bytes it expects, and the change from the last segment and back
+    /// at the horizon's end.
     private func bestVariant(_ video: VideoState, _ retention: RetentionModel, _ link: Link) -> Int {
         let first = video.downloaded
         let last = min(video.segmentDurations.count, first + max(1, parameters.horizon))
@@ -254,8 +255,13 @@ public struct LinkScheduler: DownloadPolicy {
             let bitrate = Double(video.bitrates[level]) / 1e6
             var value = 0.0
             if let previous {
-                value -= parameters.switchCost * abs(bitrate - Double(previous) / 1e6)
-                    * retention.chance(of: video.start(of: first), from: video.playhead)
+                // The change now, and back at the horizon if the video goes on: a plan leaves
+                // the level it came from only for what it gains within the horizon.
+                let change = parameters.switchCost * abs(bitrate - Double(previous) / 1e6)
+                value -= change * retention.chance(of: video.start(of: first), from: video.playhead)
+                if last < video.segmentDurations.count {
+                    value -= change * retention.chance(of: video.start(of: last), from: video.playhead)
+                }
             }
             var buffer = video.buffered
             for segment in first..<last {
