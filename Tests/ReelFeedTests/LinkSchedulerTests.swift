@@ -69,9 +69,9 @@ struct LinkSchedulerTests {
         let leavers = [1, 0.97, 0.96, 0.1, 0.08, 0.07, 0.06, 0.05, 0.04, 0.03, 0.02]
         let stayers = Array(repeating: 1.0, count: 11)
         var early = Self.scheduler(measured: [20_000_000])
-        let short = Self.run(&early, videos: [Self.video("a", distance: 0, retention: leavers)], bitsPerSecond: 20_000_000, until: 0.5)
+        let short = Self.run(&early, videos: [Self.video("a", distance: 0, downloaded: [2], retention: leavers)], bitsPerSecond: 20_000_000, until: 0.5)
         var late = Self.scheduler(measured: [20_000_000])
-        let long = Self.run(&late, videos: [Self.video("b", distance: 0, retention: stayers)], bitsPerSecond: 20_000_000, until: 0.5)
+        let long = Self.run(&late, videos: [Self.video("b", distance: 0, downloaded: [2], retention: stayers)], bitsPerSecond: 20_000_000, until: 0.5)
         #expect(short.videos[0].buffered <= 2.6, "stops short of the third second: \(short.videos[0].buffered) s")
         #expect(long.videos[0].buffered >= 3.4, "reads ahead to scheduler.maxBufferMs: \(long.videos[0].buffered) s")
         #expect(short.stalled == 0 && long.stalled == 0)
@@ -110,7 +110,7 @@ struct LinkSchedulerTests {
     @Test("a link that collapses lowers the bitrate and holds back a start the user may not reach rather than stall")
     func collapseLowersTheBitrate() {
         let playing = Self.video("a", distance: 0, downloaded: [2, 2, 2], playhead: 1.8)
-        let next = Self.video("b", distance: 1, reach: 0.5)
+        let next = Self.video("b", distance: 1, reach: 0.8)
         let state = LinkState(now: 5, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing, next])
         var fast = Self.scheduler(measured: Array(repeating: 8_000_000, count: 5))
         #expect(fast.decide(state) == .fetch(SegmentRequest(video: "b", segment: 0, variant: 2)), "room for the next start")
