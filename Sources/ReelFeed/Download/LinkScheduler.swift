@@ -10,7 +10,8 @@ import ReelCore
 ///   less `scheduler.byteCost` per megabit fetched, `scheduler.stallCost` per second of stall it
 ///   is expected to cause or save, and `scheduler.switchCost` per Mbit/s of bitrate change.
 /// - **The playing video** is fetched just in time: its next segment is due once the buffer is
-///   down to the segment's expected download time plus `scheduler.marginMs`, and fetched then
+///   down to the segment's download time plus `scheduler.marginMs` (at the planned bandwidth or
+///   at the slowest of the last transfers, whichever is longer), and fetched then
 ///   unless it is so unlikely to be watched that fetching it once the user gets there (and
 ///   stalling) is cheaper. Its bitrate is the best of one plan per variant over the next
 ///   `scheduler.horizonSegments` segments (value, stalls, bytes and the change from the last
@@ -117,6 +118,11 @@ public struct LinkScheduler: DownloadPolicy {
         return max(1000, estimate * parameters.bandwidthSafety)
     }
 
+    /// The slowest of the last transfers' throughputs (the planned bandwidth before any).
+    private func worstBandwidth(_ state: LinkState) -> Double {
+        samples.min().map { max(1000, $0) } ?? plannedBandwidth(state)
+    }
+
     /// The mean watch time of the default retention curve, as learned so far (seconds).
     package var learnedMeanWatch: Double { learner.meanWatch }
 
@@ -131,7 +137,7 @@ public struct LinkScheduler: DownloadPolicy {
         let buffered = playing.buffered
 
         // 1. The playing video: its plan, and whether its next segment is due.
-        var next: (level: Int, seconds: Double, wanted: Bool)?
+        var next: (level: Int, seconds: Double, wanted: Bool, due: Double)?
         if !playing.isComplete {
             let level = bestVariant(playing, retention0, link)
             let seconds = link.seconds(playing.sizes[level][playing.downloaded])
@@ -140,8 +146,10 @@ public struct LinkScheduler: DownloadPolicy {
             // Fetching now wastes its bytes if the user leaves first; leaving it until the user
             // gets there stalls for its download.
             let wanted = buffered <= 0.001 || (1 - chance) * parameters.byteCost * megabits <= chance * parameters.stallCost * seconds
-            next = (level, seconds, wanted)
-            if wanted && buffered <= seconds + parameters.margin {
+            // Due by the slowest of the last transfers: a link that varies fetches earlier.
+            let slowest = link.latency + Double(playing.sizes[level][playing.downloaded]) * 8 / worstBandwidth(state)
+            next = (level, seconds, wanted, max(seconds, slowest))
+            if wanted && buffered <= max(seconds, slowest) + parameters.margin {
                 return fetch(playing, level: level, playing: true)
             }
         }
@@ -177,7 +185,7 @@ public struct LinkScheduler: DownloadPolicy {
 
         // 4. Wait: until the playing video's next segment is due, looking again every `poll`.
         var wake = parameters.poll
-        if let next, next.wanted { wake = min(wake, buffered - next.seconds - parameters.margin) }
+        if let next, next.wanted { wake = min(wake, buffered - next.due - parameters.margin) }
         return .wait(until: state.now + max(0.001, wake))
     }
 
