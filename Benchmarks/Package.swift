@@ -17,6 +17,8 @@ let package = Package(
             dependencies: [
                 .product(name: "ReelCore", package: "Reel"),
                 .product(name: "ReelManifest", package: "Reel"),
+                .product(name: "ReelStore", package: "Reel"),
+                .product(name: "ReelSplash", package: "Reel"),
                 .product(name: "ReelFeed", package: "Reel"),
                 .product(name: "ReelNet", package: "Reel"),
                 .product(name: "ReelLaunch", package: "Reel"),

@@ -1,6 +1,8 @@
 import Benchmark
 import Foundation
+import ReelManifest
 import ReelNet
+import ReelStore
 
 /// The disk cache with 50,000 entries: one lookup with its LRU touch (goal p99 <= 100 us) and
 /// loading the index when the cache opens (goal <= 200 ms). The cache is built once, in a

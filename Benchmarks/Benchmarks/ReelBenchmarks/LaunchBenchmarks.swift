@@ -2,7 +2,9 @@ import Benchmark
 import Foundation
 import ReelCore
 import ReelLaunch
+import ReelManifest
 import ReelNet
+import ReelSplash
 
 /// A launch decision with 1,000 configured splashes (goal p99 <= 1 ms): the `LaunchPolicy`
 /// alone, and through the `LaunchController` actor, which also writes the event's state

@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import ReelCore
 import ReelNet
+import ReelStore
 
 /// The prefetch queue with 10,000 requests queued: one enqueue, one cancel, one reprioritise
 /// (goal <= 20 us each), for the `PrefetchPolicy` state machine alone and through the

@@ -14,8 +14,8 @@ import ReelCore
 ///   at the slowest of the last transfers, whichever is longer), and fetched then
 ///   unless it is so unlikely to be watched that fetching it once the user gets there (and
 ///   stalling) is cheaper. Its bitrate is the best of one plan per variant over the next
-///   `scheduler.horizonSegments` segments (value, stalls, bytes and the change from the last
-///   segment). It reads further ahead, up to `scheduler.maxBufferMs`, only while the link has
+///   `scheduler.horizonSegments` segments (value, stalls, bytes, and the change from the last
+///   segment and back at the horizon's end). It reads further ahead, up to `scheduler.maxBufferMs`, only while the link has
 ///   nothing better to do and `scheduler.bufferRetention` of its viewers still watch at the
 ///   buffer's end: a video most people leave early keeps a small buffer.
 /// - **Starts** (the first `scheduler.startMs` of each video ahead, nearest first, at the playing
