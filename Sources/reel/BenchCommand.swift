@@ -45,9 +45,12 @@ struct BenchCommand: AsyncParsableCommand {
                 rebuffering, bitrate changes, bytes downloaded, bytes wasted (downloaded, never \
                 watched) and the download/watch time ratio.
 
-                Policies: reel (today's feed behaviour under the configuration: read-ahead, preload \
-                stages, the prefetch gate and the adaptive rule; --config/--set change it), \
-                no_save, fixed_preload, oracle.
+                Policies: today (today's feed behaviour under the configuration: read-ahead, preload \
+                stages, the prefetch gate and the adaptive rule), scheduler (the link scheduler: \
+                retention, stalls, bitrate changes and the byte price weighed together, \
+                docs/scheduler.md), reel (whichever scheduler.policy names: today by default; \
+                --set scheduler.policy=scheduler), no_save, fixed_preload, oracle. --config/--set \
+                change today's and the scheduler's settings (--set scheduler.byteCost=1).
 
                 \(BenchCommand.dataHelp)
 

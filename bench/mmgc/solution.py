@@ -8,7 +8,7 @@ scorer judge a Reel policy. See README.md next to this file.
 Environment:
   REEL_BIN     the reel executable (default: this checkout's .build/release/reel, then
                .build/debug/reel, then `reel` on PATH)
-  REEL_POLICY  the policy to serve: reel (default), no_save or fixed_preload
+  REEL_POLICY  the policy to serve: reel (default), today, scheduler, no_save or fixed_preload
   REEL_ARGS    more arguments for `reel bench mmgc-policy`, e.g. "--set preload.mediaMs=3000"
 """
 import json

@@ -7,6 +7,7 @@ let benchmarks: @Sendable () -> Void = {
     manifestBenchmarks()
     feedBenchmarks()
     coordinatorBenchmarks()
+    schedulerBenchmarks()
     cacheBenchmarks()
     prefetchBenchmarks()
     launchBenchmarks()

@@ -13,6 +13,7 @@ public struct ReelConfig: ConfigSection {
     public var playback = PlaybackSettings()
     public var prefetch = PrefetchSettings()
     public var preload = PreloadSettings()
+    public var scheduler = SchedulerSettings()
     public var abr = ABRSettings()
     public var feed = FeedSettings()
     public var pagination = PaginationSettings()

@@ -1,0 +1,365 @@
+import Foundation
+import ReelCore
+
+/// One scheduler for the whole link ("scheduler"): at each decision it weighs, in points of a
+/// played second at 1 Mbit/s, what each fetch is expected to earn and cost, and asks for the one
+/// that pays now, or to look again later.
+///
+/// - A segment is worth its bitrate times the chance it is played (its video's retention curve
+///   from the playhead, `RetentionModel`, times the chance the user reaches the video at all),
+///   less `scheduler.byteCost` per megabit fetched, `scheduler.stallCost` per second of stall it
+///   is expected to cause or save, and `scheduler.switchCost` per Mbit/s of bitrate change.
+/// - **The playing video** is fetched just in time: its next segment is due once the buffer is
+///   down to the segment's download time plus `scheduler.marginMs` (at the planned bandwidth or
+///   at the slowest of the last transfers, whichever is longer), and fetched then
+///   unless it is so unlikely to be watched that fetching it once the user gets there (and
+///   stalling) is cheaper. Its bitrate is the best of one plan per variant over the next
+///   `scheduler.horizonSegments` segments (value, stalls, bytes, and the change from the last
+///   segment and back at the horizon's end). It reads further ahead, up to `scheduler.maxBufferMs`, only while the link has
+///   nothing better to do and `scheduler.bufferRetention` of its viewers still watch at the
+///   buffer's end: a video most people leave early keeps a small buffer.
+/// - **Starts** (the first `scheduler.startMs` of each video ahead, nearest first, at the playing
+///   video's bitrate) are fetched when they do not make the playing video late and the stall
+///   they save (if the user gets there) is worth more than their bytes (if not).
+/// - Where the score charges a start fetched before the playing video's last watched segment as
+///   a bitrate change (`Parameters.chargesEarlyStart`: the MMGC 2022 challenge's does), a start
+///   waits for the point of the video ahead of it where that charge and the risk of a stall at
+///   the swipe cost least together.
+/// - Bandwidth is its own harmonic mean over the last `scheduler.throughputSamples` transfers
+///   (the state's estimate, else `scheduler.startBandwidthKbps`, before one), of which it
+///   plans with `scheduler.bandwidthSafety`. A link that collapses lowers the plans' bitrate and
+///   holds starts back before the playing video stalls.
+/// - `giveUp(_:in:)` says which requests in flight can no longer arrive in time and cost more
+///   stall than fetching afresh at a lower variant.
+///
+/// Pure: state in, a decision out; it keeps its throughput samples, the last bitrate it chose and
+/// the user's watch times between calls.
+public struct LinkScheduler: DownloadPolicy {
+    public struct Parameters: Sendable, Equatable {
+        /// Points per megabit downloaded.
+        public var byteCost: Double
+        /// Points per second stalled.
+        public var stallCost: Double
+        /// Points per Mbit/s of change between consecutive segments.
+        public var switchCost: Double
+        /// Seconds kept above a segment's expected download time.
+        public var margin: Double
+        public var bandwidthSafety: Double
+        /// Bits per second assumed before a measurement.
+        public var startBandwidth: Double
+        public var throughputSamples: Int
+        public var horizon: Int
+        /// Seconds.
+        public var maxBuffer: Double
+        public var bufferRetention: Double
+        /// Seconds of each video ahead fetched before it plays.
+        public var startMedia: Double
+        /// Mean watch time of the default retention curve, seconds.
+        public var defaultWatch: Double
+        public var reachDecay: Double
+        /// Longest wait, seconds.
+        public var poll: Double
+        /// The score charges a next video's start fetched before the playing video's last watched
+        /// segment as a change from nothing to its bitrate (the MMGC 2022 challenge's score does).
+        public var chargesEarlyStart = false
+
+        /// The parameters `config` describes (`scheduler.*`; seconds and bits per second here).
+        public init(_ config: ReelConfig = ReelConfig()) {
+            let settings = config.scheduler
+            byteCost = settings.byteCost
+            stallCost = settings.stallCost
+            switchCost = settings.switchCost
+            margin = Double(settings.marginMs) / 1000
+            bandwidthSafety = settings.bandwidthSafety
+            startBandwidth = Double(settings.startBandwidthKbps) * 1000
+            throughputSamples = settings.throughputSamples
+            horizon = settings.horizonSegments
+            maxBuffer = Double(settings.maxBufferMs) / 1000
+            bufferRetention = settings.bufferRetention
+            startMedia = Double(settings.startMs) / 1000
+            defaultWatch = Double(settings.defaultWatchMs) / 1000
+            reachDecay = settings.reachDecay
+            poll = Double(settings.pollMs) / 1000
+        }
+    }
+
+    public let parameters: Parameters
+    public var name: String { "scheduler" }
+
+    /// The last transfers' throughputs, bits per second, oldest first.
+    private var samples: [Double] = []
+    private var latency = 0.0
+    /// The bitrate of the last segment fetched for a playing video (what the next is compared with).
+    private var lastBitrate: Int?
+    private var learner: RetentionLearner
+    /// The playing video at the last decision: its id, playhead and length (seconds).
+    private var watching: (id: String, playhead: Double, length: Double)?
+
+    public init(parameters: Parameters = Parameters()) {
+        self.parameters = parameters
+        learner = RetentionLearner(prior: parameters.defaultWatch)
+    }
+
+    public mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {
+        let transfer = seconds - latency
+        guard bytes > 0, transfer > 0, transfer.isFinite else { return }
+        samples.append(Double(bytes) * 8 / transfer)
+        if samples.count > max(1, parameters.throughputSamples) { samples.removeFirst(samples.count - parameters.throughputSamples) }
+    }
+
+    /// Bits per second the scheduler plans with.
+    package func plannedBandwidth(_ state: LinkState) -> Double {
+        let estimate: Double
+        if samples.isEmpty {
+            estimate = state.bandwidthBitsPerSecond ?? parameters.startBandwidth
+        } else {
+            estimate = Double(samples.count) / samples.reduce(0) { $0 + 1 / max($1, 1) }
+        }
+        return max(1000, estimate * parameters.bandwidthSafety)
+    }
+
+    /// The slowest of the last transfers' throughputs (the planned bandwidth before any).
+    private func worstBandwidth(_ state: LinkState) -> Double {
+        samples.min().map { max(1000, $0) } ?? plannedBandwidth(state)
+    }
+
+    /// The mean watch time of the default retention curve, as learned so far (seconds).
+    package var learnedMeanWatch: Double { learner.meanWatch }
+
+    public mutating func decide(_ state: LinkState) -> DownloadDecision {
+        latency = state.latency
+        guard let playing = state.videos.first(where: \.isPlaying) ?? state.videos.first else {
+            return .wait(until: state.now + parameters.poll)
+        }
+        learn(playing)
+        let link = Link(bandwidth: plannedBandwidth(state), latency: state.latency)
+        let retention0 = retention(playing)
+        let buffered = playing.buffered
+
+        // 1. The playing video: its plan, and whether its next segment is due.
+        var next: (level: Int, seconds: Double, wanted: Bool, due: Double)?
+        if !playing.isComplete {
+            let level = bestVariant(playing, retention0, link)
+            let seconds = link.seconds(playing.sizes[level][playing.downloaded])
+            let chance = retention0.chance(of: playing.start(of: playing.downloaded), from: playing.playhead)
+            let megabits = Double(playing.sizes[level][playing.downloaded]) * 8 / 1e6
+            // Fetching now wastes its bytes if the user leaves first; leaving it until the user
+            // gets there stalls for its download.
+            let wanted = buffered <= 0.001 || (1 - chance) * parameters.byteCost * megabits <= chance * parameters.stallCost * seconds
+            // Due by the slowest of the last transfers: a link that varies fetches earlier.
+            let slowest = link.latency + Double(playing.sizes[level][playing.downloaded]) * 8 / worstBandwidth(state)
+            next = (level, seconds, wanted, max(seconds, slowest))
+            if wanted && buffered <= max(seconds, slowest) + parameters.margin {
+                return fetch(playing, level: level, playing: true)
+            }
+        }
+
+        // 2. Starts of the videos ahead, nearest first.
+        let reference = next.map { playing.bitrates[$0.level] } ?? lastBitrate ?? playing.bitrates.first ?? 0
+        let ahead = state.videos.filter { $0.distance > playing.distance }.sorted { $0.distance < $1.distance }
+        for (index, video) in ahead.enumerated() where !video.isComplete && video.start(of: video.downloaded) < parameters.startMedia - 1e-9 {
+            let level = video.variant(near: reference)
+            let seconds = link.seconds(video.sizes[level][video.downloaded])
+            // It must not make the playing video late.
+            if let next, next.wanted, buffered - seconds < next.seconds + parameters.margin { break }
+            let reach = reachProbability(video, steps: video.distance - playing.distance)
+            let chance = reach * retention(video).chance(of: video.start(of: video.downloaded), from: 0)
+            let megabits = Double(video.sizes[level][video.downloaded]) * 8 / 1e6
+            guard chance * parameters.stallCost * seconds >= (1 - chance) * parameters.byteCost * megabits else { continue }
+            if parameters.chargesEarlyStart && video.downloaded == 0 {
+                let before = index == 0 ? playing : ahead[index - 1]
+                if !before.isComplete && !startNowIsCheapest(after: before, isPlaying: before.id == playing.id,
+                                                              startBitrate: video.bitrates[level], startSeconds: seconds,
+                                                              reach: reach, link: link) {
+                    break
+                }
+            }
+            return fetch(video, level: level, playing: false)
+        }
+
+        // 3. The playing video reads ahead while the link is free and its viewers stay.
+        if let next, next.wanted, buffered < parameters.maxBuffer,
+           retention0.chance(of: playing.start(of: playing.downloaded + 1), from: playing.playhead) >= parameters.bufferRetention {
+            return fetch(playing, level: next.level, playing: true)
+        }
+
+        // 4. Wait: until the playing video's next segment is due, looking again every `poll`.
+        var wake = parameters.poll
+        if let next, next.wanted { wake = min(wake, buffered - next.due - parameters.margin) }
+        return .wait(until: state.now + max(0.001, wake))
+    }
+
+    /// Requests in flight to give up: those whose video is gone, and those that will arrive so
+    /// late that fetching the segment afresh at the lowest variant stalls less, by more than the
+    /// quality it loses; a start that would make the playing video stall by more than it saves.
+    public func giveUp(_ inFlight: [InFlightRequest], in state: LinkState) -> [SegmentRequest] {
+        let link = Link(bandwidth: plannedBandwidth(state), latency: state.latency)
+        let playing = state.videos.first(where: \.isPlaying) ?? state.videos.first
+        return inFlight.compactMap { flight in
+            let request = flight.request
+            guard let video = state.videos.first(where: { $0.id == request.video }) else { return request }
+            guard let playing, video.sizes.indices.contains(request.variant),
+                  video.sizes[request.variant].indices.contains(request.segment) else { return nil }
+            let steps = video.distance - playing.distance
+            let reach = reachProbability(video, steps: steps)
+            if reach <= 0 { return request }
+            let arrives = Double(max(0, flight.bytes - flight.received)) * 8 / link.bandwidth
+            if video.id == playing.id {
+                // Needed when the buffer runs out.
+                let late = arrives - playing.buffered
+                guard late > 0, request.variant > 0 else { return nil }
+                let afresh = link.seconds(video.sizes[0][request.segment])
+                let lateAfresh = max(0, afresh - playing.buffered)
+                let chance = retention(video).chance(of: video.start(of: request.segment), from: video.playhead)
+                let saved = parameters.stallCost * (late - lateAfresh) * chance
+                let lost = Double(video.bitrates[request.variant] - video.bitrates[0]) / 1e6
+                    * video.duration(of: request.segment) * chance
+                return saved > lost ? request : nil
+            }
+            // A video ahead: does it make the playing video stall, by more than it would save?
+            guard !playing.isComplete else { return nil }
+            let level = playing.downloadedVariants.last ?? 0
+            let nextSeconds = link.seconds(playing.sizes[min(level, playing.sizes.count - 1)][playing.downloaded])
+            let stall = arrives + nextSeconds - playing.buffered
+            guard stall > 0 else { return nil }
+            let chance = retention(playing).chance(of: playing.start(of: playing.downloaded), from: playing.playhead)
+            let saves = reach * link.seconds(video.sizes[request.variant][request.segment])
+            return stall * chance > saves ? request : nil
+        }
+    }
+
+    // MARK: - The model
+
+    /// The link as the plans see it.
+    struct Link {
+        var bandwidth: Double
+        var latency: Double
+
+        /// Seconds to fetch `bytes` with a new request.
+        func seconds(_ bytes: Int) -> Double { latency + Double(bytes) * 8 / bandwidth }
+    }
+
+    private func retention(_ video: VideoState) -> RetentionModel {
+        RetentionModel(curve: video.retention, meanWatch: learner.meanWatch)
+    }
+
+    /// The chance the user reaches `video`, `steps` cards past the playing one.
+    private func reachProbability(_ video: VideoState, steps: Int) -> Double {
+        if let known = video.reachProbability { return min(1, max(0, known)) }
+        return steps <= 1 ? 1 : pow(parameters.reachDecay, Double(steps - 1))
+    }
+
+    /// The variant of the best plan for the playing video's next `horizon` segments: each plan
+    /// keeps one variant, fetches each segment just in time, and counts the watched segments'
+    /// bitrate, the stalls and bytes it expects, and the change from the last segment and back
+    /// at the horizon's end.
+    private func bestVariant(_ video: VideoState, _ retention: RetentionModel, _ link: Link) -> Int {
+        let first = video.downloaded
+        let last = min(video.segmentDurations.count, first + max(1, parameters.horizon))
+        let previous = video.downloadedVariants.last.map { video.bitrates[$0] } ?? lastBitrate
+        var best = 0
+        var bestValue = -Double.infinity
+        for level in video.sizes.indices {
+            let bitrate = Double(video.bitrates[level]) / 1e6
+            var value = 0.0
+            if let previous {
+                // The change now, and back at the horizon if the video goes on: a plan leaves
+                // the level it came from only for what it gains within the horizon.
+                let change = parameters.switchCost * abs(bitrate - Double(previous) / 1e6)
+                value -= change * retention.chance(of: video.start(of: first), from: video.playhead)
+                if last < video.segmentDurations.count {
+                    value -= change * retention.chance(of: video.start(of: last), from: video.playhead)
+                }
+            }
+            var buffer = video.buffered
+            for segment in first..<last {
+                let seconds = link.seconds(video.sizes[level][segment])
+                let startBuffer = min(buffer, seconds + parameters.margin)
+                let stall = max(0, seconds - startBuffer)
+                let start = video.start(of: segment)
+                let watched = retention.chance(of: start, from: video.playhead)
+                let fetched = retention.chance(of: max(video.playhead, start - startBuffer), from: video.playhead)
+                value += watched * (bitrate * video.duration(of: segment) - parameters.stallCost * stall)
+                value -= fetched * parameters.byteCost * Double(video.sizes[level][segment]) * 8 / 1e6
+                buffer = max(startBuffer - seconds, 0) + video.duration(of: segment)
+            }
+            if value > bestValue + 1e-12 {
+                best = level
+                bestValue = value
+            }
+        }
+        return best
+    }
+
+    /// Whether fetching a start now, before the rest of `before` (the video the user watches
+    /// first), costs least: now it risks the score's charge for an early start if the user
+    /// watches `before` past what is fetched of it; at a later point of `before` it risks a
+    /// stall if the user leaves `before` first. Every later point up to its end is weighed.
+    private func startNowIsCheapest(after before: VideoState, isPlaying: Bool, startBitrate: Int, startSeconds: Double,
+                                    reach: Double, link: Link) -> Bool {
+        let retention = retention(before)
+        let from = isPlaying ? before.playhead : 0
+        let charge = parameters.switchCost * Double(startBitrate) / 1e6
+        let level = min(before.downloadedVariants.last ?? 0, before.sizes.count - 1)
+        let count = before.segmentDurations.count
+        let segmentSeconds = before.downloaded < count ? link.seconds(before.sizes[level][before.downloaded]) : 0
+        let stall = reach * parameters.stallCost * (startSeconds + segmentSeconds / 2)
+        func cost(at frontier: Int, done: Double) -> Double {
+            let early = frontier < count ? charge * retention.chance(of: before.start(of: frontier), from: from) : 0
+            let missed = isPlaying || frontier > before.downloaded ? stall * (1 - retention.chance(of: done, from: from)) : 0
+            return early + missed
+        }
+        let now = cost(at: before.downloaded, done: from + startSeconds)
+        let horizon = min(count, before.downloaded + 60)
+        guard before.downloaded < horizon else { return true }
+        for frontier in (before.downloaded + 1)...horizon {
+            let done = max(from, before.start(of: frontier) - parameters.margin) + startSeconds
+            if cost(at: frontier, done: done) < now - 1e-12 { return false }
+        }
+        return true
+    }
+
+    private mutating func fetch(_ video: VideoState, level: Int, playing: Bool) -> DownloadDecision {
+        if playing { lastBitrate = video.bitrates[level] }
+        return .fetch(SegmentRequest(video: video.id, segment: video.downloaded, variant: level))
+    }
+
+    /// Learns the user's watch times from the playing video changing.
+    private mutating func learn(_ playing: VideoState) {
+        let length = playing.segmentDurations.reduce(0, +)
+        if let watching, watching.id != playing.id {
+            learner.left(after: watching.playhead, finished: watching.playhead >= watching.length - 0.5)
+        }
+        watching = (playing.id, playing.playhead, length)
+    }
+}
+
+/// A request on the link: what it fetches, its size and what has arrived.
+public struct InFlightRequest: Sendable, Hashable {
+    public var request: SegmentRequest
+    public var bytes: Int
+    public var received: Int
+
+    public init(request: SegmentRequest, bytes: Int, received: Int) {
+        self.request = request
+        self.bytes = bytes
+        self.received = received
+    }
+}
+
+extension VideoState {
+    /// Seconds into the video where `segment` starts (its length past the last segment).
+    func start(of segment: Int) -> Double {
+        segmentDurations.prefix(max(0, segment)).reduce(0, +)
+    }
+
+    /// The media seconds of `segment` (0 past the last).
+    func duration(of segment: Int) -> Double {
+        segmentDurations.indices.contains(segment) ? segmentDurations[segment] : 0
+    }
+
+    /// The highest variant at or below `bitrate`, else the lowest.
+    func variant(near bitrate: Int) -> Int {
+        bitrates.indices.last { bitrates[$0] <= bitrate } ?? 0
+    }
+}

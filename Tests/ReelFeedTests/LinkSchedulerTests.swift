@@ -1,0 +1,137 @@
+import ReelCore
+import ReelFeed
+import Testing
+
+/// The link scheduler, driven by hand on a manual clock: states in, decisions out.
+@Suite("Link scheduler")
+struct LinkSchedulerTests {
+    /// Three variants of 1-second segments: 400, 800 and 1600 kbit/s.
+    static let bitrates = [400_000, 800_000, 1_600_000]
+
+    static func video(_ id: String, distance: Int, segments: Int = 10, downloaded: [Int] = [], playhead: Double = 0,
+                      retention: [Double]? = nil, reach: Double? = nil) -> VideoState {
+        VideoState(id: id, distance: distance, isPlaying: distance == 0, playhead: playhead, downloaded: downloaded.count,
+                   downloadedVariants: downloaded, segmentDurations: Array(repeating: 1, count: segments), bitrates: bitrates,
+                   sizes: bitrates.map { Array(repeating: $0 / 8, count: segments) }, retention: retention, reachProbability: reach)
+    }
+
+    static func parameters(_ settings: (inout SchedulerSettings) -> Void = { _ in }) -> LinkScheduler.Parameters {
+        var config = ReelConfig()
+        settings(&config.scheduler)
+        return LinkScheduler.Parameters(config)
+    }
+
+    /// A scheduler that has measured `bitsPerSecond` on its last transfers.
+    static func scheduler(measured bitsPerSecond: [Int], _ parameters: LinkScheduler.Parameters = parameters()) -> LinkScheduler {
+        var scheduler = LinkScheduler(parameters: parameters)
+        for rate in bitsPerSecond {
+            scheduler.downloaded(SegmentRequest(video: "x", segment: 0, variant: 0), bytes: rate / 8, seconds: 1)
+        }
+        return scheduler
+    }
+
+    /// A world on a manual clock: one link at `bitsPerSecond`, one transfer at a time, the
+    /// playing video played at 1x over what has arrived, every decision performed. Returns the
+    /// bytes fetched and the seconds stalled by `until`.
+    static func run(_ scheduler: inout LinkScheduler, videos: [VideoState], bitsPerSecond: Double, until end: Double)
+        -> (bytes: Int, stalled: Double, videos: [VideoState]) {
+        var videos = videos
+        var now = 0.0, bytes = 0, stalled = 0.0
+        func play(_ seconds: Double) {
+            let moved = min(seconds, videos[0].buffered)
+            videos[0].playhead += moved
+            stalled += seconds - moved
+        }
+        while now < end {
+            let state = LinkState(now: now, bandwidthBitsPerSecond: nil, latency: 0.05, videos: videos)
+            switch scheduler.decide(state) {
+            case .wait(let until):
+                let step = max(0.001, until - now)
+                play(step)
+                now += step
+            case .fetch(let request):
+                let index = videos.firstIndex { $0.id == request.video }!
+                let size = videos[index].sizes[request.variant][request.segment]
+                let seconds = 0.05 + Double(size) * 8 / bitsPerSecond
+                play(seconds)
+                now += seconds
+                videos[index].downloaded += 1
+                videos[index].downloadedVariants.append(request.variant)
+                bytes += size
+                scheduler.downloaded(request, bytes: size, seconds: seconds)
+            }
+        }
+        return (bytes, stalled, videos)
+    }
+
+    @Test("a video that retention says few watch past 3 s gets a small buffer; one everybody watches reads ahead")
+    func retentionBoundsTheBuffer() {
+        let leavers = [1, 0.97, 0.96, 0.1, 0.08, 0.07, 0.06, 0.05, 0.04, 0.03, 0.02]
+        let stayers = Array(repeating: 1.0, count: 11)
+        var early = Self.scheduler(measured: [20_000_000])
+        let short = Self.run(&early, videos: [Self.video("a", distance: 0, downloaded: [2], retention: leavers)], bitsPerSecond: 20_000_000, until: 0.5)
+        var late = Self.scheduler(measured: [20_000_000])
+        let long = Self.run(&late, videos: [Self.video("b", distance: 0, downloaded: [2], retention: stayers)], bitsPerSecond: 20_000_000, until: 0.5)
+        #expect(short.videos[0].buffered <= 2.6, "stops short of the third second: \(short.videos[0].buffered) s")
+        #expect(long.videos[0].buffered >= 3.4, "reads ahead to scheduler.maxBufferMs: \(long.videos[0].buffered) s")
+        #expect(short.stalled == 0 && long.stalled == 0)
+    }
+
+    @Test("a segment that can no longer arrive in time is given up; one that can is kept")
+    func givesUpWhatArrivesTooLate() {
+        let scheduler = Self.scheduler(measured: [300_000, 300_000, 300_000])
+        let playing = Self.video("a", distance: 0, downloaded: [2, 2], playhead: 1.5)
+        let late = InFlightRequest(request: SegmentRequest(video: "a", segment: 2, variant: 2), bytes: 200_000, received: 20_000)
+        let gone = InFlightRequest(request: SegmentRequest(video: "z", segment: 0, variant: 0), bytes: 50_000, received: 0)
+        let state = LinkState(now: 10, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing])
+        #expect(scheduler.giveUp([late, gone], in: state) == [late.request, gone.request])
+        // The same transfer almost done arrives in time.
+        let nearlyThere = InFlightRequest(request: late.request, bytes: 200_000, received: 195_000)
+        #expect(scheduler.giveUp([nearlyThere], in: state).isEmpty)
+        // With a long buffer it is kept.
+        var comfortable = playing
+        comfortable.downloaded = 8
+        comfortable.downloadedVariants = Array(repeating: 2, count: 8)
+        #expect(scheduler.giveUp([late], in: LinkState(now: 10, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [comfortable])).isEmpty)
+    }
+
+    @Test("the byte price moves the trade-off: a higher price fetches fewer bytes")
+    func bytePriceMovesTheTradeOff() {
+        let videos = [Self.video("a", distance: 0, retention: [1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4, 0.35, 0.3, 0.25]),
+                      Self.video("b", distance: 1, reach: 0.4), Self.video("c", distance: 2, reach: 0.3)]
+        var cheap = Self.scheduler(measured: [3_000_000], Self.parameters { $0.byteCost = 0.1 })
+        var dear = Self.scheduler(measured: [3_000_000], Self.parameters { $0.byteCost = 2 })
+        let cheapRun = Self.run(&cheap, videos: videos, bitsPerSecond: 3_000_000, until: 6)
+        let dearRun = Self.run(&dear, videos: videos, bitsPerSecond: 3_000_000, until: 6)
+        #expect(dearRun.bytes < cheapRun.bytes, "\(dearRun.bytes) bytes at 2 per Mbit, \(cheapRun.bytes) at 0.1")
+        #expect((dearRun.videos[0].downloadedVariants.max() ?? -1) < (cheapRun.videos[0].downloadedVariants.max() ?? -1))
+    }
+
+    @Test("a link that collapses lowers the bitrate and holds back a start the user may not reach rather than stall")
+    func collapseLowersTheBitrate() {
+        let playing = Self.video("a", distance: 0, downloaded: [2, 2, 2], playhead: 1.8)
+        let next = Self.video("b", distance: 1, reach: 0.8)
+        let state = LinkState(now: 5, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing, next])
+        var fast = Self.scheduler(measured: Array(repeating: 8_000_000, count: 5))
+        #expect(fast.decide(state) == .fetch(SegmentRequest(video: "b", segment: 0, variant: 2)), "room for the next start")
+        var collapsed = Self.scheduler(measured: Array(repeating: 8_000_000, count: 5) + Array(repeating: 400_000, count: 5))
+        #expect(collapsed.decide(state) == .fetch(SegmentRequest(video: "a", segment: 3, variant: 0)))
+        // Played on at the collapsed rate, it stays on the lowest variant.
+        var run = collapsed
+        let after = Self.run(&run, videos: [playing, next], bitsPerSecond: 400_000, until: 6)
+        #expect(after.videos[0].downloadedVariants.dropFirst(3).allSatisfy { $0 == 0 })
+    }
+
+    @Test("the default retention curve learns the user's own watch times from their swipes")
+    func learnsWatchTimes() {
+        var scheduler = Self.scheduler(measured: [8_000_000], Self.parameters { $0.defaultWatchMs = 8000 })
+        #expect(scheduler.learnedMeanWatch == 8)
+        for index in 0..<6 {
+            // The user leaves each video after 1 s: the next decision shows the next one playing.
+            let watched = Self.video("v\(index)", distance: 0, downloaded: [0, 0], playhead: 1)
+            _ = scheduler.decide(LinkState(now: Double(index), bandwidthBitsPerSecond: nil, latency: 0.05, videos: [watched]))
+        }
+        _ = scheduler.decide(LinkState(now: 7, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [Self.video("last", distance: 0)]))
+        #expect(scheduler.learnedMeanWatch < 3, "\(scheduler.learnedMeanWatch) s")
+    }
+}
