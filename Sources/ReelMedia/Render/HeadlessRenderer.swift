@@ -156,11 +156,13 @@ public final class HeadlessRenderer: @unchecked Sendable {
 
     /// The media time (seconds, the stream's own clock) of the picture showing now: the frame
     /// presented last, moved on by the time since it was (at most a frame's worth, so a stall or
-    /// a pause holds it). Nil before the first frame. A speaker keeps its sound with it.
+    /// a pause holds it). Before the first frame is shown it is that frame's time once it is
+    /// handed over (it is due at once: the player reports its first frame then), nil before.
+    /// A speaker keeps its sound with it.
     public var playhead: Double? {
         condition.lock()
         defer { condition.unlock() }
-        guard let pts = shownPTS?.last, let lastShown else { return nil }
+        guard let pts = shownPTS?.last, let lastShown else { return queue.first?.pts }
         if paused || finished { return pts }
         let since = (clock.now() - lastShown).seconds
         return pts + min(max(0, since), interval.seconds)
