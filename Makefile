@@ -51,7 +51,7 @@ tsan: deps
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 
 ## fuzz: build the libFuzzer targets (the Fuzz/ package, in .build-fuzz) and run each for FUZZ_SECONDS
-## (default 30); FUZZ_TARGETS chooses among hls, dash, config, json, lottie, launchstate and cacheindex. A crash, an input slower than
+## (default 30), FUZZ_JOBS at once (default: the cores); FUZZ_TARGETS chooses among hls, dash, config, json, lottie, launchstate and cacheindex. A crash, an input slower than
 ## 2 s or one needing more than 400 MB fails the run; the input is left in .build-fuzz/findings/<target>/.
 ## Seeds: Fuzz/Corpus/<target>/ and the conformance inputs (copied at run time, never committed).
 FUZZ_SECONDS ?= 30
@@ -59,7 +59,7 @@ FUZZ_TARGETS ?= hls dash config json lottie launchstate cacheindex
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" SWIFT=$(SWIFT) scripts/fuzz.sh
 
-## fuzz-short: the fuzz pass `make test` runs: 20 s per target.
+## fuzz-short: the fuzz pass `make test` runs: 20 s per target, as many targets at once as there are cores.
 fuzz-short: deps
 	FUZZ_SECONDS=20 FUZZ_TARGETS="$(FUZZ_TARGETS)" SWIFT=$(SWIFT) scripts/fuzz.sh
 

@@ -66,16 +66,15 @@ seeds() {
   esac
 }
 
-failed=()
-summary=()
-for target in $FUZZ_TARGETS; do
+# One target's run; its one-line result goes to $SCRATCH/results/<target> ("ok ..." or "failed ...").
+fuzz_target() {
+  local target=$1 name work findings log status elapsed runs chunk started took done_runs rate artifact
   name=$(binary "$target")
   work=$SCRATCH/corpus/$target
   findings=$SCRATCH/findings/$target
   log=$SCRATCH/logs/$target.log
   mkdir -p "$work" "$findings" "$(dirname "$log")"
   seeds "$target"
-  echo "Fuzzing $target ($name) for $FUZZ_SECONDS s: timeout ${FUZZ_TIMEOUT} s, memory ${FUZZ_RSS_MB} MB..."
   : >"$log"
   status=0
   elapsed=0
@@ -96,13 +95,43 @@ for target in $FUZZ_TARGETS; do
   done
   rate=$((runs / (elapsed > 0 ? elapsed : 1)))
   if [ "$status" -eq 0 ]; then
-    summary+=("$target: clean for $elapsed s, $runs runs, $rate exec/s")
+    echo "ok $target: clean for $elapsed s, $runs runs, $rate exec/s" >"$SCRATCH/results/$target"
   else
-    failed+=("$target")
     artifact=$(grep -o 'Test unit written to [^ ]*' "$log" | tail -1 | sed 's/Test unit written to //' || true)
-    summary+=("$target: FAILED (exit $status) after $elapsed s, $runs runs before the failing process; input: ${artifact:-see $log}")
-    grep -E 'ERROR: libFuzzer|Fatal error|==ERROR|SUMMARY' "$log" | head -5 | sed 's/^/    /' || true
+    {
+      echo "failed $target: FAILED (exit $status) after $elapsed s, $runs runs before the failing process; input: ${artifact:-see $log}"
+      grep -E 'ERROR: libFuzzer|Fatal error|==ERROR|SUMMARY' "$log" | head -5 | sed 's/^/    /' || true
+    } >"$SCRATCH/results/$target"
   fi
+}
+
+# Each fuzzer is one process on one core: FUZZ_JOBS of them (the cores, by default) run at once,
+# so every target still gets FUZZ_SECONDS of a core and the pass takes a fraction of the time.
+FUZZ_JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+rm -rf "$SCRATCH/results"
+mkdir -p "$SCRATCH/results"
+for target in $FUZZ_TARGETS; do
+  while [ "$(jobs -rp | wc -l)" -ge "$FUZZ_JOBS" ]; do wait -n || true; done
+  echo "Fuzzing $target ($(binary "$target")) for $FUZZ_SECONDS s: timeout ${FUZZ_TIMEOUT} s, memory ${FUZZ_RSS_MB} MB..."
+  fuzz_target "$target" &
+done
+wait
+
+failed=()
+summary=()
+for target in $FUZZ_TARGETS; do
+  result=$SCRATCH/results/$target
+  if [ ! -s "$result" ]; then
+    failed+=("$target")
+    summary+=("$target: no result (the fuzzing job ended without one; see .build-fuzz/logs/$target.log)")
+    continue
+  fi
+  first=$(head -1 "$result")
+  summary+=("${first#* }")
+  case "$first" in
+    ok\ *) ;;
+    *) failed+=("$target"); tail -n +2 "$result" ;;
+  esac
 done
 
 echo
