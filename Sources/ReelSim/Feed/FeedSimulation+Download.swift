@@ -71,11 +71,12 @@ extension FeedSimulation {
 
     /// The feed as the policy sees it (docs/download-wiring.md): the playing player with the least
     /// media buffered is the playing video; the other playing players, the mounted ones and the
-    /// preload targets at `media` or beyond follow, in that order. A card whose manifest has not
+    /// preload targets at `media` or beyond follow, in that order. Mounted and urgent cards (the
+    /// ones the user is about to see) are reached for certain. A card whose manifest has not
     /// arrived is left out. Also each video's card, stream and ladder (stream variant indices,
     /// lowest bitrate first).
     func linkState() -> (LinkState, [String: (card: String, stream: SimStream, ladder: [Int])]) {
-        var order: [(card: String, stream: SimStream, player: SimPlayer?)] = []
+        var order: [(card: String, stream: SimStream, player: SimPlayer?, urgent: Bool)] = []
         var seen: Set<String> = []
         let mounted = players.keys.sorted().compactMap { id -> SimPlayer? in
             players[id].flatMap { !$0.stopped && $0.stream != nil && $0.step == .segments ? $0 : nil }
@@ -83,12 +84,12 @@ extension FeedSimulation {
         let playing = mounted.filter { $0.playing && !$0.ended }.sorted { $0.buffered < $1.buffered }
         for player in playing + mounted.filter({ !($0.playing && !$0.ended) }) where !seen.contains(player.card) {
             seen.insert(player.card)
-            order.append((player.card, player.stream!, player))
+            order.append((player.card, player.stream!, player, true))
         }
-        for (card, video) in coordinator.preloadQueue where !seen.contains(card) {
+        for (card, video, urgent) in coordinator.preloadQueue where !seen.contains(card) {
             guard let stream = models.media.streams[video.absoluteString], entries["\(stream.url)|manifest"]?.complete == true else { continue }
             seen.insert(card)
-            order.append((card, stream, nil))
+            order.append((card, stream, nil, urgent))
         }
         var videos: [VideoState] = []
         var ladders: [String: (card: String, stream: SimStream, ladder: [Int])] = [:]
@@ -112,7 +113,7 @@ extension FeedSimulation {
                                      segmentDurations: stream.segmentDurations,
                                      bitrates: ladder.map { stream.variants[$0].bandwidth },
                                      sizes: ladder.map { stream.variants[$0].segmentBytes },
-                                     reachProbability: isPlaying ? 1 : nil, stalls: entry.player?.rebuffers ?? 0))
+                                     reachProbability: entry.urgent ? 1 : nil, stalls: entry.player?.rebuffers ?? 0))
             ladders[entry.card] = (entry.card, stream, ladder)
         }
         let state = LinkState(now: now, bandwidthBitsPerSecond: Double(estimate), latency: estimator.latency.seconds, videos: videos)
