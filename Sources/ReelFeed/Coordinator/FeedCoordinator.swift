@@ -289,6 +289,28 @@ public struct FeedCoordinator: Sendable {
     /// The card with this id, if known.
     public func card(_ id: String) -> CoordinatedCard? { cards[id] }
 
+    /// The cards the preload policy wants at `media` or beyond, with their videos and whether
+    /// they are urgent (about to be seen), the urgent ones first, then by rank (nearest the focus
+    /// first): the order a download policy sees the videos ahead in. Empty when preload does not
+    /// drive prefetch.
+    package var preloadQueue: [(card: String, video: URL, urgent: Bool)] {
+        guard preloads else { return [] }
+        return preload.targets
+            .filter { $0.value.stage >= .media }
+            .compactMap { ref, target -> (card: String, video: URL, target: PreloadPolicy.Target)? in
+                guard controller.model.items.indices.contains(ref.widget) else { return nil }
+                let id = controller.model.describe(ref).cardID
+                guard let video = cards[id]?.video else { return nil }
+                return (id, video, target)
+            }
+            .sorted { a, b in
+                if a.target.urgent != b.target.urgent { return a.target.urgent }
+                if a.target.rank != b.target.rank { return a.target.rank < b.target.rank }
+                return a.card < b.card
+            }
+            .map { ($0.card, $0.video, $0.target.urgent) }
+    }
+
     /// Why the prefetched bytes of a card nobody read were wasted, at the session's end: the user
     /// went past it (or a fling flew past it), its request was dropped (the prediction or the
     /// range moved away), or it was still wanted.

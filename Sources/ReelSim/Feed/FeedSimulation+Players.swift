@@ -177,10 +177,19 @@ extension FeedSimulation {
         reschedule(id)
     }
 
-    /// Fetches the next segment when the buffer policy says so (and the variant for it).
+    /// Fetches the next segment when the buffer policy says so (and the variant for it); under a
+    /// download policy, reads what is cached or on its way and leaves the rest to the policy.
     func readAhead(_ id: PlayerID) {
         guard var player = players[id], !player.stopped, !player.fetching, player.step == .segments,
               let stream = player.stream, !player.isComplete else { return }
+        if downloadPolicy != nil {
+            if let variant = availableVariant(stream, segment: player.downloaded) {
+                fetchSegment(id, variant: variant)
+            } else {
+                scheduleLink()
+            }
+            return
+        }
         let wants = buffer.shouldRead(buffered: .seconds(player.buffered), packets: 0, wasReading: player.reading,
                                       prepared: !player.everPlayed)
         player.reading = wants
@@ -210,6 +219,23 @@ extension FeedSimulation {
             }
             player.abr = abr
         }
+        players[id] = player
+        fetchSegment(id, variant: player.variant)
+    }
+
+    /// Reads the player's next segment at `variant` (a change of variant is reported as the
+    /// adaptive rule's switches are).
+    func fetchSegment(_ id: PlayerID, variant chosen: Int) {
+        guard var player = players[id], let stream = player.stream else { return }
+        let index = player.downloaded
+        if index == 0 {
+            player.startEstimate = estimate
+        } else if chosen != player.variant {
+            let from = stream.variants[player.variant].name, to = stream.variants[chosen].name
+            player.switches.append(ABRReport.Switch(segment: index, from: from, to: to, reason: "scheduler"))
+            record(.variantSwitch(card: CardID(player.card), segment: index, from: from, to: to, reason: "scheduler"))
+        }
+        player.variant = chosen
         player.fetching = true
         player.segmentVariants.append(player.variant)
         let variant = stream.variants[player.variant]

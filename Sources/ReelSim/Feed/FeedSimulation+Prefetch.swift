@@ -130,7 +130,8 @@ extension FeedSimulation {
             request.step = .playlist
             request.variant = startVariant(of: stream)
             let amount = request.order.amount ?? .segments(request.order.category.segments(config))
-            request.segments = amount.segmentCount(durations: stream.segmentDurations)
+            // Under a download policy the segments are the policy's: the job ends with the init section.
+            request.segments = downloadPolicy == nil ? amount.segmentCount(durations: stream.segmentDurations) : 0
         case .playlist:
             request.step = .initSection
         case .initSection:

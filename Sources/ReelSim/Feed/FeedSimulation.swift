@@ -23,6 +23,8 @@ package final class FeedSimulation {
         /// A player's timer, valid while the player's version is unchanged.
         case player(PlayerID, version: Int)
         case monitor
+        /// The download policy asked to look again (valid while the version is unchanged).
+        case link(version: Int)
         /// The user looks at what plays (a retention user).
         case user
         /// Something the user scheduled for itself.
@@ -35,6 +37,8 @@ package final class FeedSimulation {
         case player(PlayerID)
         case prefetch(PrefetchRequestID)
         case thumbnail(String)
+        /// A segment the download policy asked for a card no player reads yet (into the cache).
+        case scheduled(String)
     }
 
     /// A resource in the simulated cache.
@@ -97,6 +101,11 @@ package final class FeedSimulation {
     var requestOfCard: [String: PrefetchRequestID] = [:]
     var nextRequest: UInt64 = 0
     var prefetchedBytes: Int64 = 0
+    // The download policy, when `scheduler.policy` names one (FeedSimulation+Download).
+    var downloadPolicy: (any DownloadPolicy)?
+    var scheduled: ScheduledSegment?
+    var linkWake: (version: Int, at: Double)?
+    var linkVersion = 0
     // The user.
     let user: any SimulatedUser
     var ended = false
@@ -117,6 +126,7 @@ package final class FeedSimulation {
         buffer = BufferPolicy(config.playback)
         preroll = config.playback.prerollFirstFrame
         prefetchPolicy = PrefetchPolicy(limits: PrefetchPolicy.Limits(config))
+        downloadPolicy = FeedSimulation.makeDownloadPolicy(config)
     }
 
     /// Runs the session to its end and returns what `reel feed run` would: events, summary
@@ -159,6 +169,10 @@ package final class FeedSimulation {
             }
             inbox.append(.buffers(buffers))
             agenda.add(.monitor, at: now + 0.25)
+        case .link(let version):
+            guard linkWake?.version == version else { return }
+            linkWake = nil
+            scheduleLink()
         case .user:
             user.look(self)
         case .call(let body):
@@ -170,10 +184,12 @@ package final class FeedSimulation {
 
     /// Hands the coordinator every input due now, in order, and performs what it asks.
     func drain() {
+        guard !inbox.isEmpty else { return }
         while !inbox.isEmpty {
             let input = inbox.removeFirst()
             for action in coordinator.handle(input, at: now) { performAction(action) }
         }
+        scheduleLink()
     }
 
     package func schedule(_ input: FeedInput, at time: Double) {
@@ -305,6 +321,7 @@ package final class FeedSimulation {
                     prefetchedBytes += Int64(received)
                     entries[key]?.prefetched += received
                 }
+                if scheduled?.key == key { scheduled = nil }
                 recordRead(reader, url: transfer.url, kind: transfer.kind, bytes: transfer.offset + received,
                            cacheBytes: transfer.offset, cacheHit: false, duration: now - transfer.startedAt)
                 return
@@ -336,6 +353,10 @@ package final class FeedSimulation {
                 prefetchedBytes += Int64(network)
                 entry.prefetched += network
                 entry.card = requests[request]?.order.card ?? entry.card
+            } else if case .scheduled(let card) = transfer.owner {
+                prefetchedBytes += Int64(network)
+                entry.prefetched += network
+                entry.card = card
             }
             let readers = [transfer.owner] + transfer.joiners
             if readers.contains(where: { if case .player = $0 { true } else { false } }), entry.prefetched > 0 { entry.read = true }
@@ -353,8 +374,14 @@ package final class FeedSimulation {
                 recordRead(joiner, url: transfer.url, kind: transfer.kind, bytes: transfer.total, cacheBytes: transfer.total,
                            cacheHit: false, duration: duration)
             }
+            let policyAsked = scheduled?.key == transfer.key
+            if policyAsked, let segment = scheduled {
+                scheduled = nil
+                downloadPolicy?.downloaded(segment.request, bytes: network, seconds: duration)
+            }
             for mark in transfer.marks { partlyDelivered(mark.reader, key: transfer.key) }
             for reader in readers { delivered(reader, key: transfer.key, kind: transfer.kind) }
+            if policyAsked { scheduleLink() }
         }
     }
 
@@ -363,7 +390,7 @@ package final class FeedSimulation {
         switch reader {
         case .player(let id): playerRead(id, key: key)
         case .prefetch(let request): prefetchRead(request, key: key)
-        case .thumbnail: break
+        case .thumbnail, .scheduled: break
         }
     }
 
@@ -391,6 +418,11 @@ package final class FeedSimulation {
             return
         case .thumbnail(let card):
             fetch = SessionFetch(origin: .thumbnail, card: card, player: nil, metrics: metrics)
+        case .scheduled(let card):
+            // Fetched ahead of any player, as prefetch fetches: reported as prefetch's.
+            record(.fetch(url: url, bytes: Int64(bytes), cacheBytes: Int64(min(bytes, cacheBytes)), cacheHit: cacheHit,
+                          origin: .prefetch, card: CardID(card), durationMs: duration * 1000))
+            return
         }
         recorder.fetched(fetch)
         record(.fetch(url: url, bytes: Int64(bytes), cacheBytes: Int64(min(bytes, cacheBytes)), cacheHit: cacheHit,

@@ -1,0 +1,128 @@
+import Foundation
+import ReelCore
+import ReelFeed
+import ReelManifest
+import ReelNet
+
+/// A segment the download policy asked for, on the link.
+struct ScheduledSegment {
+    var request: SegmentRequest
+    var key: String
+}
+
+/// The download policy in the simulation (`scheduler.policy=scheduler`): segments are the
+/// policy's alone, one on the link at a time; players and prefetch jobs still read manifests,
+/// playlists and init sections themselves, and a player reads a segment only once the policy
+/// fetched it (docs/download-wiring.md). With `today` none of this runs.
+extension FeedSimulation {
+    /// The policy `scheduler.policy` names; nil for today's (the players' buffer and adaptive
+    /// rules and the prefetch jobs decide, as the engine's do).
+    static func makeDownloadPolicy(_ config: ReelConfig) -> (any DownloadPolicy)? {
+        config.scheduler.policy == "scheduler" ? LinkScheduler(parameters: LinkScheduler.Parameters(config)) : nil
+    }
+
+    /// The variant at which the stream's segment is cached or on its way, if it is.
+    func availableVariant(_ stream: SimStream, segment: Int) -> Int? {
+        guard stream.segmentDurations.indices.contains(segment) else { return nil }
+        return stream.variants.indices.first { variant in
+            let key = stream.segmentKey(variant, segment)
+            return entries[key]?.complete == true || inFlight[key] != nil
+        }
+    }
+
+    /// Asks the policy what the link fetches next, unless a segment it asked for is on its way,
+    /// and performs the answer.
+    func scheduleLink() {
+        guard var policy = downloadPolicy, scheduled == nil, !ended, coordinator.phase != .closed else { return }
+        let (state, ladders) = linkState()
+        guard !state.videos.isEmpty else { return }
+        let decision = policy.decide(state)
+        downloadPolicy = policy
+        switch decision {
+        case .wait(let until):
+            let at = max(now, until)
+            if let wake = linkWake, wake.at <= at { return }
+            linkVersion += 1
+            linkWake = (linkVersion, at)
+            agenda.add(.link(version: linkVersion), at: at)
+        case .fetch(let request):
+            guard let (card, stream, ladder) = ladders[request.video].map({ ($0.card, $0.stream, $0.ladder) }),
+                  ladder.indices.contains(request.variant), stream.segmentDurations.indices.contains(request.segment) else { return }
+            let variant = ladder[request.variant]
+            let key = stream.segmentKey(variant, request.segment)
+            scheduled = ScheduledSegment(request: request, key: key)
+            if let id = readerOfNext(card: card, segment: request.segment) {
+                fetchSegment(id, variant: variant)
+            } else {
+                let source = stream.variants[variant]
+                read(key, url: source.segmentURLs[request.segment], kind: .segment, bytes: source.segmentBytes[request.segment],
+                     by: .scheduled(card))
+            }
+        }
+    }
+
+    /// The mounted player of `card` waiting for exactly that segment, if any.
+    private func readerOfNext(card: String, segment: Int) -> PlayerID? {
+        players.keys.sorted().first { id in
+            guard let player = players[id] else { return false }
+            return player.card == card && !player.stopped && !player.fetching && player.step == .segments && player.downloaded == segment
+        }
+    }
+
+    /// The feed as the policy sees it (docs/download-wiring.md): the playing player with the least
+    /// media buffered is the playing video; the other playing players, the mounted ones and the
+    /// preload targets at `media` or beyond follow, in that order. Mounted and urgent cards (the
+    /// ones the user is about to see) are reached for certain. A card whose manifest has not
+    /// arrived is left out. Also each video's card, stream and ladder (stream variant indices,
+    /// lowest bitrate first).
+    func linkState() -> (LinkState, [String: (card: String, stream: SimStream, ladder: [Int])]) {
+        var order: [(card: String, stream: SimStream, player: SimPlayer?, urgent: Bool)] = []
+        var seen: Set<String> = []
+        let mounted = players.keys.sorted().compactMap { id -> SimPlayer? in
+            players[id].flatMap { !$0.stopped && $0.stream != nil && $0.step == .segments ? $0 : nil }
+        }
+        let playing = mounted.filter { $0.playing && !$0.ended }.sorted { $0.buffered < $1.buffered }
+        for player in playing + mounted.filter({ !($0.playing && !$0.ended) }) where !seen.contains(player.card) {
+            seen.insert(player.card)
+            order.append((player.card, player.stream!, player, true))
+        }
+        for (card, video, urgent) in coordinator.preloadQueue where !seen.contains(card) {
+            guard let stream = models.media.streams[video.absoluteString], entries["\(stream.url)|manifest"]?.complete == true else { continue }
+            seen.insert(card)
+            order.append((card, stream, nil, urgent))
+        }
+        var videos: [VideoState] = []
+        var ladders: [String: (card: String, stream: SimStream, ladder: [Int])] = [:]
+        let first = playing.first?.card
+        for (index, entry) in order.enumerated() {
+            let stream = entry.stream
+            let ladder: [Int]
+            if stream.switches {
+                ladder = stream.variants.indices.sorted { stream.variants[$0].bandwidth < stream.variants[$1].bandwidth }
+            } else {
+                ladder = [entry.player?.variant ?? startVariant(of: stream)]
+            }
+            var downloadedVariants: [Int] = []
+            while let variant = cachedVariant(stream, segment: downloadedVariants.count, in: ladder) {
+                downloadedVariants.append(variant)
+            }
+            let isPlaying = entry.card == first
+            let distance = first == nil ? index : (isPlaying ? 0 : index)
+            videos.append(VideoState(id: entry.card, distance: distance, isPlaying: isPlaying, playhead: entry.player?.playhead ?? 0,
+                                     downloaded: downloadedVariants.count, downloadedVariants: downloadedVariants,
+                                     segmentDurations: stream.segmentDurations,
+                                     bitrates: ladder.map { stream.variants[$0].bandwidth },
+                                     sizes: ladder.map { stream.variants[$0].segmentBytes },
+                                     reachProbability: entry.urgent ? 1 : nil, stalls: entry.player?.rebuffers ?? 0))
+            ladders[entry.card] = (entry.card, stream, ladder)
+        }
+        let state = LinkState(now: now, bandwidthBitsPerSecond: Double(estimate), latency: estimator.latency.seconds, videos: videos)
+        return (state, ladders)
+    }
+
+    /// The ladder position at which the segment is complete in the cache, if it is.
+    private func cachedVariant(_ stream: SimStream, segment: Int, in ladder: [Int]) -> Int? {
+        guard stream.segmentDurations.indices.contains(segment) else { return nil }
+        return ladder.indices.first { entries[stream.segmentKey(ladder[$0], segment)]?.complete == true }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// `reel feed simulate` under each `scheduler.policy`: `today` gives exactly the summaries it gave
+/// before the download policy could drive the feed (the fixtures were printed by that build); the
+/// link scheduler drives a whole session, keeps the play rules and fetches differently.
+@Suite("reel feed simulate: the download policy")
+struct SimulateDownloadPolicyTests {
+    static let samples = PackagePaths.samples.path
+    static let fixtures = PackagePaths.root.appendingPathComponent("Tests/Fixtures")
+
+    static func simulate(pattern: String, seed: Int, profile: String, feed: String, _ extra: [String]) -> [String] {
+        ["feed", "simulate", "--pattern", pattern, "--seed", String(seed), "--profile", profile, "--json",
+         "--serve", samples, "--feed", samples + "/" + feed] + extra
+    }
+
+    /// The summary as JSON, without the version field.
+    static func summary(_ text: String) throws -> [String: Any] {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        object["reelVersion"] = nil
+        return object
+    }
+
+    /// Where two JSON values differ (numbers within a relative 1e-9: a sum over a dictionary
+    /// may round differently from run to run), as paths.
+    static func differences(_ a: Any?, _ b: Any?, at path: String = "") -> [String] {
+        switch (a, b) {
+        case (let x as [String: Any], let y as [String: Any]):
+            return Set(x.keys).union(y.keys).sorted().flatMap { differences(x[$0], y[$0], at: path + "." + $0) }
+        case (let x as [Any], let y as [Any]):
+            guard x.count == y.count else { return ["\(path): \(x.count) items, \(y.count) items"] }
+            return zip(x, y).enumerated().flatMap { differences($1.0, $1.1, at: path + "[\($0)]") }
+        case (let x as NSNumber, let y as NSNumber):
+            let (u, v) = (x.doubleValue, y.doubleValue)
+            return abs(u - v) <= 1e-9 * max(1, abs(u), abs(v)) ? [] : ["\(path): \(u) against \(v)"]
+        case (let x as String, let y as String):
+            return x == y ? [] : ["\(path): \(x) against \(y)"]
+        case (is NSNull, is NSNull), (nil, nil):
+            return []
+        default:
+            return ["\(path): \(String(describing: a)) against \(String(describing: b))"]
+        }
+    }
+
+    static let pinned: [(fixture: String, pattern: String, seed: Int, profile: String, feed: String)] = [
+        ("simulate-today-mixed-3g-abr.json", "mixed", 3, "3g", "video-feed-abr.json"),
+        ("simulate-today-carousel-4g.json", "carousel", 2, "4g", "video-feed.json"),
+    ]
+
+    @Test("scheduler.policy=today gives the summary the feed gave before the download policy could drive it")
+    func todayIsUnchanged() async throws {
+        for case let (fixture, pattern, seed, profile, feed) in Self.pinned {
+            let expected = try String(contentsOf: Self.fixtures.appendingPathComponent(fixture), encoding: .utf8)
+            for extra in [["--set", "scheduler.policy=today"], []] {
+                let result = try await ReelProcess.run(Self.simulate(pattern: pattern, seed: seed, profile: profile, feed: feed, extra))
+                #expect(result.status == 0, "\(result.output)")
+                let changed = Self.differences(try Self.summary(result.stdout), try Self.summary(expected))
+                #expect(changed.isEmpty, "\(fixture) \(extra): \(changed)")
+            }
+        }
+    }
+
+    @Test("scheduler.policy=scheduler drives a whole session, keeps the play rules and fetches otherwise than today",
+          arguments: ["mixed", "carousel", "fling"])
+    func schedulerDrivesTheFeed(pattern: String) async throws {
+        let folder = try makeScratchFolder("reel-sim-scheduler")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let events = folder.appendingPathComponent("events.jsonl").path
+        let result = try await ReelProcess.run(Self.simulate(pattern: pattern, seed: 3, profile: "3g", feed: "video-feed-abr.json",
+                                                             ["--set", "scheduler.policy=scheduler", "--events", events]))
+        #expect(result.status == 0, "\(result.output)")
+        let summary = try Self.summary(result.stdout)
+        // Every pattern plays for a good part of its 30 s (a fling's seed 3 plays one video 8 s).
+        #expect((summary["plays"] as? Int ?? 0) >= 1, "\(summary)")
+        #expect((summary["frames"] as? Int ?? 0) >= 200, "\(summary)")
+        #expect((summary["bytesPlayed"] as? Int ?? 0) > 0, "\(summary)")
+        #expect((summary["errors"] as? Int) == 0, "\(summary)")
+
+        let check = try await ReelProcess.run(["feed", "check-events", events, "--json"])
+        #expect(check.status == 0, "\(check.output)")
+        let verdict = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
+        #expect((verdict["facts"] as? Int ?? 0) > 0, "\(verdict)")
+        #expect((verdict["violations"] as? [Any])?.isEmpty == true, "\(verdict)")
+
+        // The scheduler's own choices: the session differs from today's.
+        let today = try await ReelProcess.run(Self.simulate(pattern: pattern, seed: 3, profile: "3g", feed: "video-feed-abr.json",
+                                                            ["--set", "scheduler.policy=today"]))
+        #expect(!Self.differences(summary, try Self.summary(today.stdout)).isEmpty)
+    }
+}
