@@ -151,7 +151,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         if live { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
         let ledger = await prefetcher.ledger()
         await prefetcher.shutdown()
-        return (ids, outcomes, failures, ledger, await prefetcher.limits.cap)
+        return (ids, outcomes, failures, ledger, prefetcher.limits.cap)
     }
 }
 

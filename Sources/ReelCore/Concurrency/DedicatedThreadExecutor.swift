@@ -1,52 +1,22 @@
-import Foundation
-
 /// A serial executor backed by one thread of its own, for actors whose methods make blocking
 /// C calls (FFmpeg open/read/decode): their work never lands on the cooperative pool.
-// @unchecked Sendable: `jobs` and `stopping` are guarded by `condition`; the thread reads them only
-// while holding it.
-public final class DedicatedThreadExecutor: SerialExecutor, @unchecked Sendable {
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    private var stopping = false
+public final class DedicatedThreadExecutor: SerialExecutor, Sendable {
     public let name: String
+    private let thread: JobThread<UnownedJob>
 
     public init(name: String) {
         self.name = name
-        DedicatedThread.start(name: name, stackSize: 4 << 20) { [self] in self.runLoop() }
+        thread = JobThread(name: name, stackSize: 4 << 20)
+        // The thread keeps the executor until it is shut down, as an actor's jobs need it.
+        thread.start { [self] job in job.runSynchronously(on: self.asUnownedSerialExecutor()) }
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
-        condition.lock()
-        jobs.append(unowned)
-        condition.signal()
-        condition.unlock()
-    }
+    public func enqueue(_ job: consuming ExecutorJob) { thread.submit(UnownedJob(job)) }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
     /// Lets the thread exit once the queued jobs have run.
-    public func shutdown() {
-        condition.lock()
-        stopping = true
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func runLoop() {
-        while true {
-            condition.lock()
-            while jobs.isEmpty && !stopping { condition.wait() }
-            if jobs.isEmpty && stopping {
-                condition.unlock()
-                return
-            }
-            let batch = jobs
-            jobs.removeAll(keepingCapacity: true)
-            condition.unlock()
-            for job in batch { job.runSynchronously(on: asUnownedSerialExecutor()) }
-        }
-    }
+    public func shutdown() { thread.shutdown() }
 }
