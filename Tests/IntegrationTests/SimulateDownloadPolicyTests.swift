@@ -88,4 +88,40 @@ struct SimulateDownloadPolicyTests {
                                                             ["--set", "scheduler.policy=today"]))
         #expect(!Self.differences(summary, try Self.summary(today.stdout)).isEmpty)
     }
+
+    /// Segment transfers from the network (not from the cache) in an events file, as intervals.
+    static func segmentTransfers(_ path: String) throws -> [(start: Double, end: Double)] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            guard event["type"] as? String == "fetch", let url = event["url"] as? String,
+                  url.hasSuffix(".ts") || url.hasSuffix(".m4s"), !url.contains("init"),
+                  let t = event["t"] as? Double, let duration = event["durationMs"] as? Double,
+                  let bytes = event["bytes"] as? Int, let cached = event["cacheBytes"] as? Int, cached < bytes else { return nil }
+            return (t - duration / 1000, t)
+        }
+    }
+
+    /// The most intervals open at once (ends and starts within a millisecond count as apart: the
+    /// events' times are rounded to the microsecond).
+    static func mostAtOnce(_ intervals: [(start: Double, end: Double)]) -> Int {
+        intervals.map { interval in
+            intervals.filter { $0.start < interval.start + 1e-9 && $0.end > interval.start + 1e-3 }.count
+        }.max() ?? 0
+    }
+
+    @Test("scheduler.maxTransfers bounds the segments on the link at once, and more than one is used",
+          arguments: [1, 3])
+    func theSchedulerKeepsAtMostMaxTransfersOnTheLink(most: Int) async throws {
+        let folder = try makeScratchFolder("reel-sim-transfers")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let events = folder.appendingPathComponent("events.jsonl").path
+        let result = try await ReelProcess.run(Self.simulate(pattern: "mixed", seed: 1, profile: "3g", feed: "video-feed.json",
+                                                             ["--set", "scheduler.policy=scheduler", "--set", "scheduler.maxTransfers=\(most)",
+                                                              "--events", events]))
+        #expect(result.status == 0, "\(result.output)")
+        let transfers = try Self.segmentTransfers(events)
+        #expect(transfers.count >= 20, "\(transfers.count) segment transfers")
+        let atOnce = Self.mostAtOnce(transfers)
+        #expect(most == 1 ? atOnce == 1 : (atOnce >= 2 && atOnce <= most), "at most \(atOnce) at once")
+    }
 }

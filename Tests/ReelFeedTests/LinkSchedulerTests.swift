@@ -21,6 +21,11 @@ struct LinkSchedulerTests {
         return LinkScheduler.Parameters(config)
     }
 
+    /// The request of a fetch; nil for a wait.
+    static func fetched(_ decision: DownloadDecision) -> SegmentRequest? {
+        if case .fetch(let request) = decision { request } else { nil }
+    }
+
     /// A scheduler that has measured `bitsPerSecond` on its last transfers.
     static func scheduler(measured bitsPerSecond: [Int], _ parameters: LinkScheduler.Parameters = parameters()) -> LinkScheduler {
         var scheduler = LinkScheduler(parameters: parameters)
@@ -134,4 +139,40 @@ struct LinkSchedulerTests {
         _ = scheduler.decide(LinkState(now: 7, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [Self.video("last", distance: 0)]))
         #expect(scheduler.learnedMeanWatch < 3, "\(scheduler.learnedMeanWatch) s")
     }
+
+    @Test("a carousel's other playing video gets its next segment once due, before any start ahead, and not before")
+    func everyPlayingVideoIsServed() throws {
+        // Two cards of a carousel play: the first has 3 s buffered, the second is down to 0.2 s.
+        let first = Self.video("c1", distance: 0, downloaded: [1, 1, 1, 1], playhead: 1)
+        var second = Self.video("c2", distance: 0, downloaded: [1], playhead: 0.8)
+        let ahead = Self.video("next", distance: 1)
+        var scheduler = Self.scheduler(measured: [8_000_000])
+        let due = scheduler.decide(LinkState(now: 0, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [first, second, ahead]))
+        let request = try #require(Self.fetched(due), "waited: \(due)")
+        #expect(request.video == "c2" && request.segment == 1, "\(request)")
+        // With its buffer well above a segment's download time it waits its turn: the start ahead goes first.
+        second.downloaded = 3
+        second.downloadedVariants = [1, 2, 2]
+        let notDue = scheduler.decide(LinkState(now: 0, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [first, second, ahead]))
+        let start = try #require(Self.fetched(notDue), "waited: \(notDue)")
+        #expect(start.video == "next" && start.segment == 0, "\(start)")
+    }
+
+    @Test("a start is fetched at the variant of its own video's plan; at the playing video's bitrate only where the score charges a change across videos")
+    func aStartTakesItsOwnVariant() throws {
+        // The playing video has one variant of 400 kbit/s, with 3 s buffered; the next one has the ladder.
+        let playing = VideoState(id: "single", distance: 0, isPlaying: true, playhead: 0, downloaded: 3, downloadedVariants: [0, 0, 0],
+                                 segmentDurations: Array(repeating: 1, count: 10), bitrates: [400_000],
+                                 sizes: [Array(repeating: 50_000, count: 10)])
+        let state = LinkState(now: 0, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing, Self.video("next", distance: 1)])
+        var feed = Self.scheduler(measured: [20_000_000])
+        let own = try #require(Self.fetched(feed.decide(state)))
+        #expect(own.video == "next" && own.segment == 0 && own.variant == 2, "\(own)")
+        var parameters = Self.parameters()
+        parameters.chargesChangeAcrossVideos = true
+        var challenge = Self.scheduler(measured: [20_000_000], parameters)
+        let near = try #require(Self.fetched(challenge.decide(state)))
+        #expect(near.video == "next" && near.segment == 0 && near.variant == 0, "\(near)")
+    }
 }
+

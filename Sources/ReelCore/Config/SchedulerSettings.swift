@@ -47,5 +47,8 @@ public struct SchedulerSettings: ConfigSection {
     @Setting("Longest wait before the scheduler looks again, in milliseconds.", .range(1...10_000))
     public var pollMs = 50
 
+    @Setting("Segments the scheduler keeps on the link at once: it is asked again while fewer are on their way, and sees those as fetched (the benchmark's world has one).", .range(1...8))
+    public var maxTransfers = 2
+
     public init() {}
 }

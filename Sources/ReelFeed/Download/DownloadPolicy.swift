@@ -52,7 +52,9 @@ public struct LinkState: Sendable {
     public var bandwidthBitsPerSecond: Double?
     /// Estimated time from a request to its first byte, seconds.
     public var latency: Double
-    /// The playing video first, then the others in the order the user would reach them.
+    /// The playing videos first (a carousel plays several; the first is the one whose viewing
+    /// teaches a policy the user's watch times), then the others in the order the user would
+    /// reach them.
     public var videos: [VideoState]
 
     public init(now: Double, bandwidthBitsPerSecond: Double?, latency: Double, videos: [VideoState]) {

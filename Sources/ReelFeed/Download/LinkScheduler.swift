@@ -18,8 +18,11 @@ import ReelCore
 ///   segment and back at the horizon's end). It reads further ahead, up to `scheduler.maxBufferMs`, only while the link has
 ///   nothing better to do and `scheduler.bufferRetention` of its viewers still watch at the
 ///   buffer's end: a video most people leave early keeps a small buffer.
-/// - **Starts** (the first `scheduler.startMs` of each video ahead, nearest first, at the playing
-///   video's bitrate) are fetched when they do not make the playing video late and the stall
+/// - **Other videos playing at once** (a carousel's) get their next segment once it is due the
+///   same way, the least buffered first, after the first playing video's.
+/// - **Starts** (the first `scheduler.startMs` of each video ahead, nearest first, at the variant
+///   of its own plan with the start fetched ahead, or at the playing video's bitrate where the
+///   score charges a change across videos) are fetched when they do not make the playing video late and the stall
 ///   they save (if the user gets there) is worth more than their bytes (if not).
 /// - Where the score charges a start fetched before the playing video's last watched segment as
 ///   a bitrate change (`Parameters.chargesEarlyStart`: the MMGC 2022 challenge's does), a start
@@ -62,6 +65,11 @@ public struct LinkScheduler: DownloadPolicy {
         /// The score charges a next video's start fetched before the playing video's last watched
         /// segment as a change from nothing to its bitrate (the MMGC 2022 challenge's score does).
         public var chargesEarlyStart = false
+        /// The score charges a change of bitrate from one video to the next as it does within a
+        /// video (the MMGC 2022 challenge's does): a start is fetched at the playing video's
+        /// bitrate. Otherwise (a feed, where two videos' bitrates are never compared) each
+        /// start is at the bitrate its own plan chooses.
+        public var chargesChangeAcrossVideos = false
 
         /// The parameters `config` describes (`scheduler.*`; seconds and bits per second here).
         public init(_ config: ReelConfig = ReelConfig()) {
@@ -154,11 +162,22 @@ public struct LinkScheduler: DownloadPolicy {
             }
         }
 
+        // 1b. The other videos playing at once (a carousel's): each one's next segment once due,
+        // the least buffered first.
+        let others = state.videos.filter { $0.isPlaying && $0.id != playing.id && !$0.isComplete }.sorted { $0.buffered < $1.buffered }
+        for other in others {
+            let level = bestVariant(other, retention(other), link)
+            let seconds = link.seconds(other.sizes[level][other.downloaded])
+            if other.buffered <= seconds + parameters.margin {
+                return fetch(other, level: level, playing: true)
+            }
+        }
+
         // 2. Starts of the videos ahead, nearest first.
         let reference = next.map { playing.bitrates[$0.level] } ?? lastBitrate ?? playing.bitrates.first ?? 0
         let ahead = state.videos.filter { $0.distance > playing.distance }.sorted { $0.distance < $1.distance }
         for (index, video) in ahead.enumerated() where !video.isComplete && video.start(of: video.downloaded) < parameters.startMedia - 1e-9 {
-            let level = video.variant(near: reference)
+            let level = parameters.chargesChangeAcrossVideos ? video.variant(near: reference) : bestVariant(video, retention(video), link, prefetched: true)
             let seconds = link.seconds(video.sizes[level][video.downloaded])
             // It must not make the playing video late.
             if let next, next.wanted, buffered - seconds < next.seconds + parameters.margin { break }
@@ -253,10 +272,12 @@ public struct LinkScheduler: DownloadPolicy {
     /// keeps one variant, fetches each segment just in time, and counts the watched segments'
     /// bitrate, the stalls and bytes it expects, and the change from the last segment and back
     /// at the horizon's end.
-    private func bestVariant(_ video: VideoState, _ retention: RetentionModel, _ link: Link) -> Int {
+    /// `prefetched`: the next segment is fetched ahead of its play (a start), so it causes no
+    /// stall; those after it are fetched just in time.
+    private func bestVariant(_ video: VideoState, _ retention: RetentionModel, _ link: Link, prefetched: Bool = false) -> Int {
         let first = video.downloaded
         let last = min(video.segmentDurations.count, first + max(1, parameters.horizon))
-        let previous = video.downloadedVariants.last.map { video.bitrates[$0] } ?? lastBitrate
+        let previous = video.downloadedVariants.last.map { video.bitrates[$0] } ?? (parameters.chargesChangeAcrossVideos ? lastBitrate : nil)
         var best = 0
         var bestValue = -Double.infinity
         for level in video.sizes.indices {
@@ -271,7 +292,7 @@ public struct LinkScheduler: DownloadPolicy {
                     value -= change * retention.chance(of: video.start(of: last), from: video.playhead)
                 }
             }
-            var buffer = video.buffered
+            var buffer = prefetched ? .infinity : video.buffered
             for segment in first..<last {
                 let seconds = link.seconds(video.sizes[level][segment])
                 let startBuffer = min(buffer, seconds + parameters.margin)

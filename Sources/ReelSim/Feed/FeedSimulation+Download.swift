@@ -30,33 +30,38 @@ extension FeedSimulation {
         }
     }
 
-    /// Asks the policy what the link fetches next, unless a segment it asked for is on its way,
-    /// and performs the answer.
+    /// Asks the policy what the link fetches next while fewer than `scheduler.maxTransfers`
+    /// segments it asked for are on their way (it sees those as fetched), and performs the
+    /// answers.
     func scheduleLink() {
-        guard var policy = downloadPolicy, scheduled == nil, !ended, coordinator.phase != .closed else { return }
-        let (state, ladders) = linkState()
-        guard !state.videos.isEmpty else { return }
-        let decision = policy.decide(state)
-        downloadPolicy = policy
-        switch decision {
-        case .wait(let until):
-            let at = max(now, until)
-            if let wake = linkWake, wake.at <= at { return }
-            linkVersion += 1
-            linkWake = (linkVersion, at)
-            agenda.add(.link(version: linkVersion), at: at)
-        case .fetch(let request):
-            guard let (card, stream, ladder) = ladders[request.video].map({ ($0.card, $0.stream, $0.ladder) }),
-                  ladder.indices.contains(request.variant), stream.segmentDurations.indices.contains(request.segment) else { return }
-            let variant = ladder[request.variant]
-            let key = stream.segmentKey(variant, request.segment)
-            scheduled = ScheduledSegment(request: request, key: key)
-            if let id = readerOfNext(card: card, segment: request.segment) {
-                fetchSegment(id, variant: variant)
-            } else {
-                let source = stream.variants[variant]
-                read(key, url: source.segmentURLs[request.segment], kind: .segment, bytes: source.segmentBytes[request.segment],
-                     by: .scheduled(card))
+        while var policy = downloadPolicy, scheduled.count < config.scheduler.maxTransfers, !ended, coordinator.phase != .closed {
+            let (state, ladders) = linkState()
+            guard !state.videos.isEmpty else { return }
+            let decision = policy.decide(state)
+            downloadPolicy = policy
+            switch decision {
+            case .wait(let until):
+                let at = max(now, until)
+                if let wake = linkWake, wake.at <= at { return }
+                linkVersion += 1
+                linkWake = (linkVersion, at)
+                agenda.add(.link(version: linkVersion), at: at)
+                return
+            case .fetch(let request):
+                guard let (card, stream, ladder) = ladders[request.video].map({ ($0.card, $0.stream, $0.ladder) }),
+                      ladder.indices.contains(request.variant), stream.segmentDurations.indices.contains(request.segment) else { return }
+                let variant = ladder[request.variant]
+                let key = stream.segmentKey(variant, request.segment)
+                // A segment already on its way (the policy asked for what it sees as fetched): look again later.
+                guard scheduled[key] == nil, inFlight[key] == nil else { return }
+                scheduled[key] = ScheduledSegment(request: request, key: key)
+                if let id = readerOfNext(card: card, segment: request.segment) {
+                    fetchSegment(id, variant: variant)
+                } else {
+                    let source = stream.variants[variant]
+                    read(key, url: source.segmentURLs[request.segment], kind: .segment, bytes: source.segmentBytes[request.segment],
+                         by: .scheduled(card))
+                }
             }
         }
     }
@@ -69,9 +74,9 @@ extension FeedSimulation {
         }
     }
 
-    /// The feed as the policy sees it (docs/download-wiring.md): the playing player with the least
-    /// media buffered is the playing video; the other playing players, the mounted ones and the
-    /// preload targets at `media` or beyond follow, in that order. Mounted and urgent cards (the
+    /// The feed as the policy sees it (docs/download-wiring.md): the playing players (a carousel
+    /// plays several) in the order they were mounted, then the other mounted ones and the
+    /// preload targets at `media` or beyond, in that order. Mounted and urgent cards (the
     /// ones the user is about to see) are reached for certain. A card whose manifest has not
     /// arrived is left out. Also each video's card, stream and ladder (stream variant indices,
     /// lowest bitrate first).
@@ -81,7 +86,7 @@ extension FeedSimulation {
         let mounted = players.keys.sorted().compactMap { id -> SimPlayer? in
             players[id].flatMap { !$0.stopped && $0.stream != nil && $0.step == .segments ? $0 : nil }
         }
-        let playing = mounted.filter { $0.playing && !$0.ended }.sorted { $0.buffered < $1.buffered }
+        let playing = mounted.filter { $0.playing && !$0.ended }
         for player in playing + mounted.filter({ !($0.playing && !$0.ended) }) where !seen.contains(player.card) {
             seen.insert(player.card)
             order.append((player.card, player.stream!, player, true))
@@ -93,7 +98,7 @@ extension FeedSimulation {
         }
         var videos: [VideoState] = []
         var ladders: [String: (card: String, stream: SimStream, ladder: [Int])] = [:]
-        let first = playing.first?.card
+        let playingCards = Set(playing.map(\.card))
         for (index, entry) in order.enumerated() {
             let stream = entry.stream
             let ladder: [Int]
@@ -106,8 +111,8 @@ extension FeedSimulation {
             while let variant = cachedVariant(stream, segment: downloadedVariants.count, in: ladder) {
                 downloadedVariants.append(variant)
             }
-            let isPlaying = entry.card == first
-            let distance = first == nil ? index : (isPlaying ? 0 : index)
+            let isPlaying = playingCards.contains(entry.card)
+            let distance = playingCards.isEmpty ? index : (isPlaying ? 0 : index - playingCards.count + 1)
             videos.append(VideoState(id: entry.card, distance: distance, isPlaying: isPlaying, playhead: entry.player?.playhead ?? 0,
                                      downloaded: downloadedVariants.count, downloadedVariants: downloadedVariants,
                                      segmentDurations: stream.segmentDurations,
@@ -120,9 +125,13 @@ extension FeedSimulation {
         return (state, ladders)
     }
 
-    /// The ladder position at which the segment is complete in the cache, if it is.
+    /// The ladder position at which the segment is complete in the cache or asked for by the
+    /// policy and on its way, if it is.
     private func cachedVariant(_ stream: SimStream, segment: Int, in ladder: [Int]) -> Int? {
         guard stream.segmentDurations.indices.contains(segment) else { return nil }
-        return ladder.indices.first { entries[stream.segmentKey(ladder[$0], segment)]?.complete == true }
+        return ladder.indices.first { position in
+            let key = stream.segmentKey(ladder[position], segment)
+            return entries[key]?.complete == true || scheduled[key] != nil
+        }
     }
 }

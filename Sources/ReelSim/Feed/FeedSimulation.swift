@@ -103,7 +103,8 @@ package final class FeedSimulation {
     var prefetchedBytes: Int64 = 0
     // The download policy, when `scheduler.policy` names one (FeedSimulation+Download).
     var downloadPolicy: (any DownloadPolicy)?
-    var scheduled: ScheduledSegment?
+    /// Segments the download policy asked for, on the link, by cache key.
+    var scheduled: [String: ScheduledSegment] = [:]
     var linkWake: (version: Int, at: Double)?
     var linkVersion = 0
     // The user.
@@ -321,7 +322,7 @@ package final class FeedSimulation {
                     prefetchedBytes += Int64(received)
                     entries[key]?.prefetched += received
                 }
-                if scheduled?.key == key { scheduled = nil }
+                scheduled[key] = nil
                 recordRead(reader, url: transfer.url, kind: transfer.kind, bytes: transfer.offset + received,
                            cacheBytes: transfer.offset, cacheHit: false, duration: now - transfer.startedAt)
                 return
@@ -374,9 +375,8 @@ package final class FeedSimulation {
                 recordRead(joiner, url: transfer.url, kind: transfer.kind, bytes: transfer.total, cacheBytes: transfer.total,
                            cacheHit: false, duration: duration)
             }
-            let policyAsked = scheduled?.key == transfer.key
-            if policyAsked, let segment = scheduled {
-                scheduled = nil
+            let policyAsked = scheduled[transfer.key] != nil
+            if let segment = scheduled.removeValue(forKey: transfer.key) {
                 downloadPolicy?.downloaded(segment.request, bytes: network, seconds: duration)
             }
             for mark in transfer.marks { partlyDelivered(mark.reader, key: transfer.key) }

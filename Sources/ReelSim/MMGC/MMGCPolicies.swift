@@ -25,11 +25,12 @@ package enum MMGCPolicies {
     }
 
     /// The link scheduler's parameters in the challenge's world: `scheduler.*`, and the score's
-    /// charge for a next video's start fetched before the playing video's last watched chunk
-    /// (docs/mmgc.md, "Score").
+    /// charges for a next video's start fetched before the playing video's last watched chunk
+    /// and for a change of bitrate from one video to the next (docs/mmgc.md, "Score").
     package static func schedulerParameters(_ config: ReelConfig) -> LinkScheduler.Parameters {
         var parameters = LinkScheduler.Parameters(config)
         parameters.chargesEarlyStart = true
+        parameters.chargesChangeAcrossVideos = true
         return parameters
     }
 }
