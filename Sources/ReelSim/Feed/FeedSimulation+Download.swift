@@ -78,10 +78,10 @@ extension FeedSimulation {
     /// plays several) in the order they were mounted, then the other mounted ones and the
     /// preload targets at `media` or beyond, in that order. Mounted and urgent cards (the
     /// ones the user is about to see) are reached for certain. A card whose manifest has not
-    /// arrived is left out. Also each video's card, stream and ladder (stream variant indices,
-    /// lowest bitrate first).
+    /// arrived is left out but keeps its place (the distance of the cards behind it). Also each
+    /// video's card, stream and ladder (stream variant indices, lowest bitrate first).
     func linkState() -> (LinkState, [String: (card: String, stream: SimStream, ladder: [Int])]) {
-        var order: [(card: String, stream: SimStream, player: SimPlayer?, urgent: Bool)] = []
+        var order: [(card: String, stream: SimStream?, player: SimPlayer?, urgent: Bool)] = []
         var seen: Set<String> = []
         let mounted = players.keys.sorted().compactMap { id -> SimPlayer? in
             players[id].flatMap { !$0.stopped && $0.stream != nil && $0.step == .segments ? $0 : nil }
@@ -89,18 +89,20 @@ extension FeedSimulation {
         let playing = mounted.filter { $0.playing && !$0.ended }
         for player in playing + mounted.filter({ !($0.playing && !$0.ended) }) where !seen.contains(player.card) {
             seen.insert(player.card)
-            order.append((player.card, player.stream!, player, true))
+            order.append((player.card, player.stream, player, true))
         }
+        // A card whose manifest has not arrived keeps its place in the order (the distance of
+        // those behind it) but is not in the state.
         for (card, video, urgent) in coordinator.preloadQueue where !seen.contains(card) {
-            guard let stream = models.media.streams[video.absoluteString], entries["\(stream.url)|manifest"]?.complete == true else { continue }
+            let stream = models.media.streams[video.absoluteString]
             seen.insert(card)
-            order.append((card, stream, nil, urgent))
+            order.append((card, stream.flatMap { entries["\($0.url)|manifest"]?.complete == true ? $0 : nil }, nil, urgent))
         }
         var videos: [VideoState] = []
         var ladders: [String: (card: String, stream: SimStream, ladder: [Int])] = [:]
         let playingCards = Set(playing.map(\.card))
         for (index, entry) in order.enumerated() {
-            let stream = entry.stream
+            guard let stream = entry.stream else { continue }
             let ladder: [Int]
             if stream.switches {
                 ladder = stream.variants.indices.sorted { stream.variants[$0].bandwidth < stream.variants[$1].bandwidth }
