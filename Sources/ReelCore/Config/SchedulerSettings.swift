@@ -48,7 +48,7 @@ public struct SchedulerSettings: ConfigSection {
     public var pollMs = 50
 
     @Setting("Segments the scheduler keeps on the link at once: it is asked again while fewer are on their way, and sees those as fetched (the benchmark's world has one).", .range(1...8))
-    public var maxTransfers = 2
+    public var maxTransfers = 3
 
     public init() {}
 }

@@ -239,7 +239,10 @@ package final class FeedSimulation {
         case .cancelPrefetch(let card):
             cancelPrefetch(card: card)
         case .setGate(let gate):
-            performPrefetch(prefetchPolicy.setGate(gate))
+            // Under a download policy the jobs read manifests and init sections only, and the
+            // policy keeps the playing video's segments coming: the gate that holds prefetch for
+            // the playing video's buffer does not apply (offline or in the background it stays shut).
+            performPrefetch(prefetchPolicy.setGate(downloadPolicy != nil && gate == .urgentOnly ? .open : gate))
         case .setStarving(let starving):
             performPrefetch(prefetchPolicy.setStarving(starving))
         case .mount(let id, let card, let video):
