@@ -174,5 +174,26 @@ struct LinkSchedulerTests {
         let near = try #require(Self.fetched(challenge.decide(state)))
         #expect(near.video == "next" && near.segment == 0 && near.variant == 0, "\(near)")
     }
+
+    @Test("a fling's landing card gets its start first: nearer cards the fling flies over, which the user is unlikely to stop on, wait")
+    func theLandingCardStartsFirst() throws {
+        // The feed's state in a fling: the playing card with 3 s buffered, two cards the scroll
+        // flies past (a 5 % chance the user stops on each), then the card it lands on (certain).
+        let playing = Self.video("playing", distance: 0, downloaded: [1, 1, 1, 1], playhead: 1)
+        let state = LinkState(now: 0, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [
+            playing, Self.video("past1", distance: 1, reach: 0.05), Self.video("past2", distance: 2, reach: 0.05),
+            Self.video("landing", distance: 3, reach: 1),
+        ])
+        var scheduler = Self.scheduler(measured: [8_000_000])
+        let first = try #require(Self.fetched(scheduler.decide(state)))
+        #expect(first.video == "landing" && first.segment == 0, "\(first)")
+        // Once the fling has stopped there and the landing card is the next, the cards flown
+        // past are still not worth a start before it.
+        var after = state
+        after.videos[3].downloaded = 1
+        after.videos[3].downloadedVariants = [first.variant]
+        let second = scheduler.decide(after)
+        #expect(Self.fetched(second)?.video != "past1" && Self.fetched(second)?.video != "past2", "\(second)")
+    }
 }
 
