@@ -4,12 +4,6 @@ import ReelFeed
 import ReelManifest
 import ReelNet
 
-/// A segment the download policy asked for, on the link.
-struct ScheduledSegment {
-    var request: SegmentRequest
-    var key: String
-}
-
 /// The download policy in the simulation (`scheduler.policy=scheduler`): segments are the
 /// policy's alone, one on the link at a time; players and prefetch jobs still read manifests,
 /// playlists and init sections themselves, and a player reads a segment only once the policy
@@ -54,7 +48,7 @@ extension FeedSimulation {
                 let key = stream.segmentKey(variant, request.segment)
                 // A segment already on its way (the policy asked for what it sees as fetched): look again later.
                 guard scheduled[key] == nil, inFlight[key] == nil else { return }
-                scheduled[key] = ScheduledSegment(request: request, key: key)
+                scheduled[key] = request
                 if let id = readerOfNext(card: card, segment: request.segment) {
                     fetchSegment(id, variant: variant)
                 } else {

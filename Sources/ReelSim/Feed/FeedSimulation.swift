@@ -104,7 +104,7 @@ package final class FeedSimulation {
     // The download policy, when `scheduler.policy` names one (FeedSimulation+Download).
     var downloadPolicy: (any DownloadPolicy)?
     /// Segments the download policy asked for, on the link, by cache key.
-    var scheduled: [String: ScheduledSegment] = [:]
+    var scheduled: [String: SegmentRequest] = [:]
     var linkWake: (version: Int, at: Double)?
     var linkVersion = 0
     // The user.
@@ -378,13 +378,11 @@ package final class FeedSimulation {
                 recordRead(joiner, url: transfer.url, kind: transfer.kind, bytes: transfer.total, cacheBytes: transfer.total,
                            cacheHit: false, duration: duration)
             }
-            let policyAsked = scheduled[transfer.key] != nil
-            if let segment = scheduled.removeValue(forKey: transfer.key) {
-                downloadPolicy?.downloaded(segment.request, bytes: network, seconds: duration)
-            }
+            let asked = scheduled.removeValue(forKey: transfer.key)
+            if let asked { downloadPolicy?.downloaded(asked, bytes: network, seconds: duration) }
             for mark in transfer.marks { partlyDelivered(mark.reader, key: transfer.key) }
             for reader in readers { delivered(reader, key: transfer.key, kind: transfer.kind) }
-            if policyAsked { scheduleLink() }
+            if asked != nil { scheduleLink() }
         }
     }
 
