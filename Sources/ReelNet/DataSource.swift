@@ -27,11 +27,15 @@ public protocol DataSourceFactory: Sendable {
     /// The meter the network under the sources feeds (variant choices read its estimate); nil by
     /// default.
     var bandwidthMeter: BandwidthMeter? { get }
+    /// Who gives a play's segments their turns on the link (a session under one download
+    /// policy); nil by default: the play's own rules decide.
+    var segmentTurns: (any SegmentTurns)? { get }
 }
 
 extension DataSourceFactory {
     public var cacheContext: CacheContext? { nil }
     public var bandwidthMeter: BandwidthMeter? { nil }
+    public var segmentTurns: (any SegmentTurns)? { nil }
 }
 
 /// What one request cost and how long its steps took (milliseconds from the request's start).

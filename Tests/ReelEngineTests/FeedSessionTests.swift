@@ -59,20 +59,23 @@ struct FeedSessionTests {
     }
 
     /// Every bundled trace on both devices in the simulation (the coordinator's rules in virtual
-    /// time), and the mixed one through the real engine (real players, cache and prefetch).
-    static let bundledCases: [(name: String, lowEnd: Bool, engine: FeedRunEngine)] =
-        ["browse", "fling", "carousel", "mixed"].flatMap { name in [false, true].map { (name, $0, FeedRunEngine.simulate) } }
-        + [("mixed", false, .real)]
+    /// time), and the mixed one through the real engine (real players, cache and prefetch), with
+    /// today's download decisions and with the link scheduler giving the players' segments their
+    /// turns (`LinkDesk`).
+    static let bundledCases: [(name: String, lowEnd: Bool, engine: FeedRunEngine, policy: String)] =
+        ["browse", "fling", "carousel", "mixed"].flatMap { name in [false, true].map { (name, $0, FeedRunEngine.simulate, "today") } }
+        + [("mixed", false, .real, "today"), ("mixed", false, .real, "scheduler")]
 
     @Test("every bundled trace keeps the play rules, on a normal and on a low-end device", arguments: bundledCases)
-    func bundledTraces(name: String, lowEnd: Bool, engine: FeedRunEngine) async throws {
-        let run = try await Self.run(trace: try Self.bundled(name), settings: ["device.isLowEnd=\(lowEnd)"], engine: engine)
+    func bundledTraces(name: String, lowEnd: Bool, engine: FeedRunEngine, policy: String) async throws {
+        let run = try await Self.run(trace: try Self.bundled(name), settings: ["device.isLowEnd=\(lowEnd)", "scheduler.policy=\(policy)"],
+                                     engine: engine)
         let events = run.result.events, summary = run.result.summary
         let violations = Self.violations(events, config: run.config)
         #expect(violations.isEmpty, "\(name) low-end \(lowEnd): \(violations.map(\.description))")
         let facts = events.compactMap(\.playFact)
         print("""
-            feed session \(name)\(lowEnd ? " low-end" : "") (\(engine.rawValue)): \(events.count) events, \(facts.count) play facts, \
+            feed session \(name)\(lowEnd ? " low-end" : "") (\(engine.rawValue), \(policy)): \(events.count) events, \(facts.count) play facts, \
             \(summary.plays) plays, TTFF p50 \(summary.ttffMs.p50 ?? .nan) ms p95 \(summary.ttffMs.p95 ?? .nan) ms, \
             within 50 ms \(summary.startedWithin50msRatio ?? .nan), CDN \(summary.cdn.requests) requests \(summary.cdn.bytes) B, \
             played \(summary.bytesPlayed) B, errors \(summary.errors)

@@ -36,6 +36,9 @@ public actor FeedEngine {
     private let performers: any FeedPerformers
     private let source: any FeedSource
     private let threadName: String
+    /// Whether a download policy orders the link (`scheduler.policy`): it hears the preload order.
+    private let ordersLink: Bool
+    private var preloadOrder: [String] = []
     private var recorder = SessionRecorder()
     private var prefetch: FeedPrefetch?
     private var players: [PlayerID: any FeedPlayer] = [:]
@@ -105,6 +108,7 @@ public actor FeedEngine {
         self.performers = performers
         self.clock = clock
         self.threadName = threadName
+        ordersLink = config.scheduler.policy != "today"
         let parameters = FeedCoordinator.Parameters(config: config, baseURL: source.baseURL, hasCache: performers.hasCache)
         coordinator = FeedCoordinator(config: config, parameters: parameters, screen: screen)
         building = FeedSnapshot(layout: coordinator.controller.layout, model: coordinator.controller.model)
@@ -265,6 +269,13 @@ public actor FeedEngine {
     private func coordinate(_ input: FeedInput, at time: Double? = nil) async {
         let actions = coordinator.handle(input, at: time ?? clock.now())
         for action in actions { await perform(action) }
+        if ordersLink {
+            let order = coordinator.preloadQueue.map(\.card)
+            if order != preloadOrder {
+                preloadOrder = order
+                performers.preloadOrder(order)
+            }
+        }
     }
 
     private func perform(_ action: FeedAction) async {

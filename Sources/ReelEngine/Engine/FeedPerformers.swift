@@ -49,6 +49,13 @@ package protocol FeedPerformers: Sendable {
     var bandwidthMeter: BandwidthMeter? { get }
     /// Whether there is a cache to prefetch into.
     var hasCache: Bool { get }
+    /// The feed's preload order changed (the cards the user may reach, nearest first): a
+    /// download policy orders the link by it.
+    func preloadOrder(_ cards: [String])
+}
+
+extension FeedPerformers {
+    package func preloadOrder(_ cards: [String]) {}
 }
 
 /// The real performers: players with decoders from one `DecoderPool`, every read through the
@@ -63,6 +70,9 @@ package struct PlaybackPerformers: FeedPerformers {
     let playerOptions: PlayerOptions
     let pictures: Bool
     let sound: SoundOptions?
+    /// The session's link under `scheduler.policy`: the players' segments (and under today's
+    /// policy the prefetch jobs') go through it.
+    let desk: LinkDesk
 
     /// `threadName` tags the players' threads (`DedicatedThread.running(prefix:)`).
     package init(config: ReelConfig, factory: any DataSourceFactory, cacheFactory: CacheDataSourceFactory?, threadName: String,
@@ -78,11 +88,13 @@ package struct PlaybackPerformers: FeedPerformers {
         playerOptions = options
         // Room for the read-ahead and as much again: a listened player never loses sound it needs.
         self.sound = sound.map { SoundOptions(format: $0, capacity: max(.seconds(6), options.buffer.maxBuffer * 2)) }
+        desk = LinkDesk.make(config, meter: factory.bandwidthMeter)
     }
 
     package func makePlayer(_ id: PlayerID, card: String, video: URL, sound: Bool,
                             report: @escaping @Sendable (SessionFetch) -> Void) -> any FeedPlayer {
-        let reporting = ReportingDataSourceFactory(base: factory, origin: .playback, card: card, player: id, report: report)
+        var reporting = ReportingDataSourceFactory(base: factory, origin: .playback, card: card, player: id, report: report)
+        reporting.turns = desk.seat(card: card)
         var options = playerOptions
         if sound { options.sound = self.sound }
         return Player(card: card, input: video, factory: reporting, pool: pool, options: options)
@@ -99,7 +111,9 @@ package struct PlaybackPerformers: FeedPerformers {
 
     package func makePrefetch(onEvent: @escaping @Sendable (PrefetchEvent, FeedInput?) -> Void) -> FeedPrefetch? {
         guard config.prefetch.enabled, let cacheFactory else { return nil }
-        return FeedPrefetch(config: config, factory: cacheFactory, onEvent: onEvent)
+        // Today's policy grants the jobs' segments; the link scheduler does not seat them yet
+        // (docs/download-wiring.md): they read as they plan.
+        return FeedPrefetch(config: config, factory: cacheFactory, desk: desk.grantsAsked ? desk : nil, onEvent: onEvent)
     }
 
     package func decoders() async -> SessionSummary.Decoders {
@@ -112,4 +126,6 @@ package struct PlaybackPerformers: FeedPerformers {
 
     package var bandwidthMeter: BandwidthMeter? { factory.bandwidthMeter }
     package var hasCache: Bool { cacheFactory != nil }
+
+    package func preloadOrder(_ cards: [String]) { desk.setOrder(cards) }
 }

@@ -79,10 +79,16 @@ package final class FeedPrefetch: Sendable {
 
     /// Prefetch for `config` into `factory`'s cache; `onEvent` hears every prefetcher event and,
     /// when the event ends a card's current request, the coordinator's input.
-    package init(config: ReelConfig, factory: CacheDataSourceFactory, onEvent: @escaping @Sendable (PrefetchEvent, FeedInput?) -> Void) {
+    /// `desk`, when given, seats each job (by its card) at the session's download policy.
+    package init(config: ReelConfig, factory: CacheDataSourceFactory, desk: LinkDesk? = nil,
+                 onEvent: @escaping @Sendable (PrefetchEvent, FeedInput?) -> Void) {
         cache = factory.cache
         // The session's players decode video only: audio renditions would be fetched for nothing.
-        let prefetcher = Prefetcher(factory: factory, config: config, includeAudio: false)
+        var seats: (@Sendable (String?) -> (any SegmentTurns)?)?
+        if let desk {
+            seats = { tag -> (any SegmentTurns)? in desk.seat(card: tag ?? "") }
+        }
+        let prefetcher = Prefetcher(factory: factory, config: config, includeAudio: false, seats: seats)
         self.prefetcher = prefetcher
         let requests = Requests()
         self.requests = requests

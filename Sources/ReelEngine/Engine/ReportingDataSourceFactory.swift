@@ -14,6 +14,8 @@ struct ReportingDataSourceFactory: DataSourceFactory {
     let card: String?
     let player: PlayerID?
     let report: @Sendable (SessionFetch) -> Void
+    /// The play's seat at the session's link desk, when a download policy gives the turns.
+    var turns: (any SegmentTurns)? = nil
 
     func makeDataSource(cancellation: Cancellation) -> any DataSource {
         ReportingDataSource(base: base.makeDataSource(cancellation: cancellation)) { [origin, card, player, report] metrics in
@@ -23,6 +25,7 @@ struct ReportingDataSourceFactory: DataSourceFactory {
 
     var cacheContext: CacheContext? { base.cacheContext }
     var bandwidthMeter: BandwidthMeter? { base.bandwidthMeter }
+    var segmentTurns: (any SegmentTurns)? { turns }
 }
 
 /// A data source that reports its metrics once per successful open, when that open is closed

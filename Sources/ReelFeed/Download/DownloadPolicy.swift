@@ -13,10 +13,14 @@ public protocol DownloadPolicy: Sendable {
     mutating func decide(_ state: LinkState) -> DownloadDecision
     /// A request it asked for arrived: `bytes` in `seconds` (latency included).
     mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double)
+    /// Whether it looks at nothing but what readers ask (`VideoState.asks`; today's policy): a
+    /// caller may then show it only the videos that ask.
+    var readsOnlyAsks: Bool { get }
 }
 
 extension DownloadPolicy {
     public mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {}
+    public var readsOnlyAsks: Bool { false }
 }
 
 /// One segment of one video at one variant.
@@ -92,10 +96,14 @@ public struct VideoState: Sendable {
     /// Times its play ran dry after it started (waiting for the first frame is not a stall): an
     /// adaptive rule steps down after one, as `ABRPolicy` does.
     public var stalls: Int
+    /// The segment a reader of the video waits for now, at the variant its own rules chose (a
+    /// player's read-ahead and adaptive rule); nil when none waits. Today's policy grants it as
+    /// asked; the link scheduler decides for itself.
+    public var asks: SegmentRequest?
 
     public init(id: String, distance: Int, isPlaying: Bool, playhead: Double, downloaded: Int, downloadedVariants: [Int],
                 segmentDurations: [Double], bitrates: [Int], sizes: [[Int]], retention: [Double]? = nil,
-                reachProbability: Double? = nil, stalls: Int = 0) {
+                reachProbability: Double? = nil, stalls: Int = 0, asks: SegmentRequest? = nil) {
         self.id = id
         self.distance = distance
         self.isPlaying = isPlaying
@@ -108,6 +116,7 @@ public struct VideoState: Sendable {
         self.retention = retention
         self.reachProbability = reachProbability
         self.stalls = stalls
+        self.asks = asks
     }
 
     /// Media seconds downloaded ahead of the playhead.

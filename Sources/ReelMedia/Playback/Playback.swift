@@ -200,7 +200,7 @@ public actor Playback {
                 decodeErrors: core.decodeErrors, mediaSeconds: core.mediaSeconds, shownSeconds: shownSeconds),
             audio: audio.map { .init(codec: $0.format.codec, frames: core.audioFrames) },
             errors: media.bridge.errors.map(\.description) + (media.bridge.gaveUp.map { [$0.description] } ?? []) + core.notes.items,
-            wallMs: wallMs, abr: media.resolved.adaptive?.report, bandwidth: factory.bandwidthMeter?.snapshot)
+            wallMs: wallMs, abr: media.resolved.adaptive?.playReport, bandwidth: factory.bandwidthMeter?.snapshot)
         report.start = PlaybackReport.Start(log.all, input: request.input, cold: request.cold)
         report.interrupted = interrupted
         report.failure = interrupted ? nil : shortfall(frames: core.frames, mediaSeconds: core.mediaSeconds, bridge: media.bridge)

@@ -330,7 +330,7 @@ public final class Player: Sendable {
                 previewElapsed: shared.previewElapsed, decodeErrors: shared.session?.decodeErrors ?? 0,
                 corruptPackets: corruptPackets, error: shared.failure?.description,
                 notes: notes + (shared.session?.notes ?? []), requests: network.requests, bytes: network.bytes,
-                playedSeconds: shared.renderer?.shownMedia?.seconds ?? 0, abr: shared.adaptive?.report)
+                playedSeconds: shared.renderer?.shownMedia?.seconds ?? 0, abr: shared.adaptive?.playReport)
         }
         emit(.stopped)
         continuation.finish()

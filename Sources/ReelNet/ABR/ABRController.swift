@@ -35,6 +35,11 @@ public final class ABRController: Sendable {
     private let segmentIndex: [String: Int]
     private let began = ContinuousClock.now
     private let state: Locked<State>
+    /// The session's download policy, when one gives this play's segments their turns.
+    private let turns: (any SegmentTurns)?
+    /// A play of a media playlist alone, with a controller only for its seat at the session's
+    /// download policy: no adaptive report, and not one of the plays sharing the meter.
+    public let seatOnly: Bool
 
     private struct State {
         var policy: ABRPolicy
@@ -44,14 +49,17 @@ public final class ABRController: Sendable {
         var lastThroughput: (bitsPerSecond: Int, at: Duration)?
         var probe: (@Sendable () -> ABRPlayhead)?
         var onSwitch: (@Sendable (ABRReport.Switch) -> Void)?
+        /// Segments given their turn by the session's download policy and not arrived yet.
+        var turned: [Int] = []
     }
 
     /// A controller for a play of `master` started on `ladder[start]`, whose media playlist is
     /// `played`. It switches when `constraints.adaptive` allows and `played` is switchable.
     init(master: URL, ladder: [ABRRung], variantURLs: [URL], names: [String], start: Int, played: MediaPlaylist,
          constraints: PlaybackConstraints, startEstimate: Int, factory: any DataSourceFactory,
-         cancellation: Cancellation, log: RequestLog, limits: ManifestLimits, excluded: [Int: String] = [:]) {
+         cancellation: Cancellation, log: RequestLog, limits: ManifestLimits, excluded: [Int: String] = [:], seatOnly: Bool = false) {
         self.master = master
+        self.seatOnly = seatOnly
         self.ladder = ladder
         self.variantURLs = variantURLs
         self.names = names
@@ -87,6 +95,9 @@ public final class ABRController: Sendable {
             report.excluded.append(ABRReport.Exclusion(variant: names[index], segment: nil, reason: reason))
         }
         state = Locked(State(policy: policy, playlists: [start: played], report: report))
+        turns = factory.segmentTurns
+        // Joined now: the demuxer opens the first segment before the player attaches.
+        joinTurns()
     }
 
     /// Lets the rule see the player: `probe` says where it stands, `onSwitch` hears each switch
@@ -96,12 +107,50 @@ public final class ABRController: Sendable {
             $0.probe = probe
             $0.onSwitch = onSwitch
         }
-        factory.bandwidthMeter?.join(self) { probe().playing }
+        if !seatOnly { factory.bandwidthMeter?.join(self) { probe().playing } }
     }
 
     deinit {
         factory.bandwidthMeter?.leave(self)
+        turns?.leave()
     }
+
+    /// Joins the session's download policy, when there is one: the ladder this play may read
+    /// (its start variant alone when it cannot switch), where it stands (once the player
+    /// attaches; before, a play that has not started), what is cached, and a fill that fetches a
+    /// segment into the cache ahead of the demuxer.
+    private func joinTurns() {
+        guard let turns else { return }
+        let probe: @Sendable () -> ABRPlayhead? = { [weak self] in self?.state.withLock { $0.probe }?() }
+        let cache = factory.cacheContext?.cache
+        let bitrates = virtualPlaylist == nil
+            ? ladder.indices.map { $0 == startVariant ? ladder[$0].bandwidth : 0 }
+            : ladder.map(\.bandwidth)
+        let cached: @Sendable (Int, Int) -> Bool = { [weak self] variant, segment in
+            guard let self, let cache, let spec = try? self.loadedSpec(variant: variant, segment: segment) else { return false }
+            if case .complete = cache.status(of: spec.cacheKey) { return true }
+            return false
+        }
+        let fill: @Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double) = { [weak self] variant, segment, cancellation in
+            guard let self else { throw ReelError(.cancelled, "the play ended") }
+            if let problem = self.load(variant) { throw problem.error }
+            let spec = try self.spec(variant: variant, segment: segment)
+            let began = ContinuousClock.now
+            let bytes = try self.factory.fetch(spec, cancellation: cancellation, limit: 256 << 20, log: self.log)
+            return (bytes.count, (ContinuousClock.now - began).seconds)
+        }
+        turns.join(ladder: bitrates, durations: durations, start: startVariant, probe: probe, cached: cached,
+                   fill: cache == nil ? nil : fill)
+    }
+
+    /// Segment `segment` of `variant` when that variant's playlist is loaded (no fetch).
+    private func loadedSpec(variant: Int, segment: Int) throws -> DataSpec? {
+        guard state.withLock({ $0.playlists[variant] != nil }) else { return nil }
+        return try spec(variant: variant, segment: segment)
+    }
+
+    /// The adaptive report a play's report carries: nil for a seat-only controller.
+    public var playReport: ABRReport? { seatOnly ? nil : report }
 
     /// What the play did so far, with the meter's estimate now.
     public var report: ABRReport {
@@ -150,6 +199,29 @@ public final class ABRController: Sendable {
     /// The rule's variant for segment `index` (not yet recorded): `previous` when the play
     /// cannot switch or a switch's playlist cannot be used.
     private func choose(_ index: Int, previous: Int) -> ABRDecision {
+        guard let turns else { return ownChoice(index, previous: previous) }
+        // The session's download policy says when, and at which variant (today's: the rule's own).
+        let own = turns.grantsAsked ? ownChoice(index, previous: previous)
+            : ABRDecision(variant: previous, reason: index == 0 ? .start : .hold)
+        let variant = turns.turn(segment: index, previous: previous, proposed: own.variant, cancellation: cancellation)
+        state.withLock { $0.turned.append(index) }
+        guard ladder.indices.contains(variant), variant != own.variant else { return own }
+        guard variant != previous else { return ABRDecision(variant: previous, reason: .hold) }
+        if let problem = load(variant) {
+            if problem.permanent {
+                state.withLock { state in
+                    state.policy.exclude(variant)
+                    state.report.excluded.append(ABRReport.Exclusion(variant: names[variant], segment: index, reason: problem.reason))
+                }
+            }
+            ReelLog.abr.info("not switching to '\(names[variant])': \(problem.reason)")
+            return ABRDecision(variant: previous, reason: .hold)
+        }
+        return ABRDecision(variant: variant, reason: .scheduler)
+    }
+
+    /// The adaptive rule's own variant for segment `index`.
+    private func ownChoice(_ index: Int, previous: Int) -> ABRDecision {
         guard index > 0 else { return ABRDecision(variant: previous, reason: .start) }
         let playhead = state.withLock { $0.probe }?()
         let now = ContinuousClock.now - began
@@ -224,6 +296,10 @@ public final class ABRController: Sendable {
     /// A segment of the played playlist was opened (a play that does not switch): recorded.
     public func opened(_ spec: DataSpec) {
         guard virtualPlaylist == nil, let index = segmentIndex[spec.cacheKey] else { return }
+        if let turns, state.withLock({ $0.decisions[index] == nil }) {
+            _ = turns.turn(segment: index, previous: startVariant, proposed: startVariant, cancellation: cancellation)
+            state.withLock { $0.turned.append(index) }
+        }
         state.withLock { state in
             guard state.decisions[index] == nil else { return }
             state.decisions[index] = state.policy.current
@@ -235,11 +311,26 @@ public final class ABRController: Sendable {
     /// what the network gives now, its bytes over the time from its first byte (its latency is
     /// the meter's to estimate).
     public func fetched(_ metrics: TransferMetrics) {
+        if let turns, let index = arrivedTurn(metrics.url) {
+            turns.arrived(segment: index, bytes: Int(metrics.bytes - metrics.cacheHitBytes), seconds: metrics.totalMs / 1000)
+        }
         let body = metrics.totalMs - metrics.firstByteMs
         guard metrics.cacheHitBytes == 0, metrics.bytes > 0, body > 0 else { return }
         let throughput = Int(Double(metrics.bytes) * 8000 / body)
         let now = ContinuousClock.now - began
         state.withLock { $0.lastThroughput = (throughput, now) }
+    }
+
+    /// The oldest segment given its turn and not arrived, when `url` is that segment's (at any
+    /// variant): taken off the list.
+    private func arrivedTurn(_ url: String) -> Int? {
+        state.withLock { state in
+            guard let index = state.turned.first,
+                  state.playlists.values.contains(where: { $0.segments.indices.contains(index) && $0.segments[index].resolvedURL.absoluteString == url })
+            else { return nil }
+            state.turned.removeFirst()
+            return index
+        }
     }
 
     private func segment(_ index: Int, variant: Int) -> ABRReport.Segment {

@@ -17,6 +17,8 @@ public struct ABRDecision: Sendable, Hashable {
         /// The chosen variant's segment failed or was not media: the segment came from the
         /// variant before (or the nearest usable one), and the failed variant is excluded.
         case fallback
+        /// The session's download policy chose it (`SegmentTurns`).
+        case scheduler
 
         public var isUp: Bool { self == .up }
         public var isDown: Bool { self == .downThroughput || self == .downBuffer || self == .downStall }

@@ -19,6 +19,11 @@ public struct PrefetchPlan: Sendable {
     public var manifests: [TransferMetrics]
     /// What to fetch, in play order.
     public var items: [DataSpec]
+    /// The chosen variant's segments: each one's seconds, its bitrate (bits per second, 0 when
+    /// the manifest does not say), and the index of each by cache key.
+    public var segmentDurations: [Double] = []
+    public var bitrate = 0
+    public var segmentIndex: [String: Int] = [:]
 
     /// Plans the first `segments` segments of `url` (a media file: the whole file), its manifests
     /// parsed within `limits`. Blocking (reads manifests through `factory`): call it from a
@@ -49,6 +54,11 @@ public struct PrefetchPlan: Sendable {
             log.record(source.metrics)
             plan.items = [DataSpec(url: url, kind: .media).with(cmcd)]
         case .playlist:
+            if let playlist = resolved.playlist {
+                plan.segmentDurations = playlist.segments.map(\.duration)
+                plan.bitrate = (resolved.bitrateKbps ?? 0) * 1000
+                plan.segmentIndex = Dictionary(playlist.segments.enumerated().map { ($1.dataSpec.cacheKey, $0) }) { first, _ in first }
+            }
             var seen: Set<String> = []
             for playlist in [resolved.playlist, resolved.audioPlaylist].compactMap({ $0 }) {
                 let count = amount.segmentCount(durations: playlist.segments.map(\.duration))

@@ -36,6 +36,9 @@ struct PrefetchJob: Sendable {
     /// Hears the cache key of each manifest and item this run fetches (for the ledger's waste
     /// by request).
     var onFetch: @Sendable (String) -> Void = { _ in }
+    /// The job's seat at the session's download policy: each segment it reads waits for its
+    /// turn (today's grants it at once); nil: it reads as it plans.
+    var turns: (any SegmentTurns)?
 
     func run() -> Result {
         var bytes: Int64 = 0
@@ -49,6 +52,11 @@ struct PrefetchJob: Sendable {
                                              cmcd: cmcd)
             bytes += plan.manifests.reduce(0) { $0 + $1.bytes - $1.cacheHitBytes }
             var outcome = PrefetchOutcome(url: url, variant: plan.variant, manifests: plan.manifests.map(PrefetchOutcome.Item.init))
+            if let turns {
+                turns.join(ladder: [plan.bitrate], durations: plan.segmentDurations, start: 0, probe: { nil }, cached: { _, _ in false },
+                           fill: nil)
+            }
+            defer { turns?.leave() }
             // What this run fetched, by cache key: checked at the end to be stored.
             var fetched: [(key: String, item: PrefetchOutcome.Item)] = []
             for (manifest, item) in zip(plan.manifests, outcome.manifests) where manifest.bytes > manifest.cacheHitBytes {
@@ -80,6 +88,11 @@ struct PrefetchJob: Sendable {
                                                    alreadyCached: false, range: range))
                     continue
                 }
+                let segment = plan.segmentIndex[spec.cacheKey]
+                if let turns, let segment {
+                    _ = turns.turn(segment: segment, previous: 0, proposed: 0, cancellation: cancellation)
+                    if cancellation.isCancelled { return Result(end: .stopped, networkBytes: bytes, outcome: outcome) }
+                }
                 onFetch(spec.cacheKey)
                 let source = factory.makeDataSource(cancellation: cancellation)
                 do {
@@ -93,6 +106,9 @@ struct PrefetchJob: Sendable {
                 source.close()
                 let metrics = source.metrics
                 bytes += metrics.bytes - metrics.cacheHitBytes
+                if let turns, let segment {
+                    turns.arrived(segment: segment, bytes: Int(metrics.bytes - metrics.cacheHitBytes), seconds: metrics.totalMs / 1000)
+                }
                 let item = PrefetchOutcome.Item(url: spec.url.absoluteString, kind: spec.kind, bytes: metrics.bytes,
                                                 cacheBytes: metrics.cacheHitBytes, alreadyCached: metrics.cacheHit, range: range)
                 outcome.items.append(item)

@@ -49,6 +49,9 @@ public actor Prefetcher {
     private let constraints: PlaybackConstraints
     private let manifestLimits: ManifestLimits
     private let includeAudio: Bool
+    /// A seat at the session's download policy for a request's job (by the request's tag), when
+    /// the policy grants the jobs' segments; nil: the jobs read as they plan.
+    private let seats: (@Sendable (String?) -> (any SegmentTurns)?)?
     private let order: [PrefetchCategory]
     private let recorder = PrefetchLedgerRecorder()
     private let observer: Int
@@ -68,9 +71,12 @@ public actor Prefetcher {
     /// by `prefetch`), with the limits, categories and segment counts of `config.prefetch` and
     /// the variant selection of `config.device`. `includeAudio` says whether the players it
     /// fetches for read a separate audio rendition; video-only players (the feed's) would never
-    /// read those bytes.
-    public init(factory: CacheDataSourceFactory, config: ReelConfig, includeAudio: Bool = true, eventBufferLimit: Int = 65_536) {
+    /// read those bytes. `seats` gives each job its seat at a session's download policy (by its
+    /// request's tag), which then grants each segment the job reads.
+    public init(factory: CacheDataSourceFactory, config: ReelConfig, includeAudio: Bool = true, eventBufferLimit: Int = 65_536,
+                seats: (@Sendable (String?) -> (any SegmentTurns)?)? = nil) {
         self.factory = factory.withOrigin(.prefetch)
+        self.seats = seats
         self.config = config
         self.constraints = PlaybackConstraints(config)
         self.manifestLimits = ManifestLimits(config.manifest)
@@ -238,11 +244,13 @@ public actor Prefetcher {
             hints = CMCDHints(contentID: CMCDHints.contentID(for: entry.request.videoURL))
             hints?.prefetch = entry.request.category.rawValue
         }
-        let job = PrefetchJob(url: entry.request.videoURL, amount: entry.amount, factory: jobFactory(offline: offline),
+        var planned = PrefetchJob(url: entry.request.videoURL, amount: entry.amount, factory: jobFactory(offline: offline),
                               constraints: constraints, manifestLimits: manifestLimits, includeAudio: includeAudio,
                               cancellation: cancellation, cmcd: hints,
                               sharesOfflineReachability: offline,
                               onFetch: { [recorder, tag = entry.request.tag] key in recorder.claim(key, tag: tag) })
+        planned.turns = seats?(entry.request.tag)
+        let job = planned
         emit(id, entry.request, .started(run: entry.runs))
         let task = Task { [weak self] in
             // The job's reads block: on a pool thread, never the cooperative pool. A job is

@@ -75,7 +75,16 @@ public struct InputResolver {
         let manifest = try ManifestLoader.parse(Data(body), url: url, limits: limits)
         switch manifest {
         case .media(let playlist):
-            return try mediaInput(playlist, bytes: body, variant: nil)
+            var resolved = try mediaInput(playlist, bytes: body, variant: nil)
+            if factory.segmentTurns != nil {
+                // A session's download policy gives this play's segments their turns too: a
+                // controller of one variant takes its seat (no ladder, so no adaptive report).
+                resolved.adaptive = ABRController(
+                    master: url, ladder: [ABRRung(bandwidth: 0)], variantURLs: [url], names: [url.absoluteString], start: 0,
+                    played: playlist, constraints: PlaybackConstraints(), startEstimate: 0, factory: factory,
+                    cancellation: cancellation, log: log, limits: limits, seatOnly: true)
+            }
+            return resolved
         case .master(let master):
             let current = constraints.now(meter: factory.bandwidthMeter)
             // A variant that cannot be opened (its playlist missing or broken, its host

@@ -4,17 +4,12 @@ import ReelFeed
 import ReelManifest
 import ReelNet
 
-/// The download policy in the simulation (`scheduler.policy=scheduler`): segments are the
-/// policy's alone, one on the link at a time; players and prefetch jobs still read manifests,
-/// playlists and init sections themselves, and a player reads a segment only once the policy
-/// fetched it (docs/download-wiring.md). With `today` none of this runs.
+/// The download policy in the simulation: every segment a player reads goes through it. Today's
+/// grants what the player's own rules ask for; the link scheduler (`scheduler.policy=scheduler`)
+/// decides the segments itself, up to `scheduler.maxTransfers` on the link at a time, while
+/// players and prefetch jobs still read manifests, playlists and init sections themselves, and a
+/// player reads a segment only once the scheduler fetched it (docs/download-wiring.md).
 extension FeedSimulation {
-    /// The policy `scheduler.policy` names; nil for today's (the players' buffer and adaptive
-    /// rules and the prefetch jobs decide, as the engine's do).
-    static func makeDownloadPolicy(_ config: ReelConfig) -> (any DownloadPolicy)? {
-        config.scheduler.policy == "scheduler" ? LinkScheduler(parameters: LinkScheduler.Parameters(config)) : nil
-    }
-
     /// The variant at which the stream's segment is cached or on its way, if it is.
     func availableVariant(_ stream: SimStream, segment: Int) -> Int? {
         guard stream.segmentDurations.indices.contains(segment) else { return nil }
@@ -28,13 +23,14 @@ extension FeedSimulation {
     /// segments it asked for are on their way (it sees those as fetched), and performs the
     /// answers.
     func scheduleLink() {
-        while var policy = downloadPolicy, scheduled.count < config.scheduler.maxTransfers, !ended, coordinator.phase != .closed {
+        // Today's grants what is asked even as the session ends, as the readers read before.
+        while scheduled.count < maxTransfers, downloadPolicy.readsOnlyAsks || (!ended && coordinator.phase != .closed) {
             let (state, ladders) = linkState()
             guard !state.videos.isEmpty else { return }
-            let decision = policy.decide(state)
-            downloadPolicy = policy
-            switch decision {
+            switch downloadPolicy.decide(state) {
             case .wait(let until):
+                // Today's waits for the next reader that asks.
+                guard until.isFinite else { return }
                 let at = max(now, until)
                 if let wake = linkWake, wake.at <= at { return }
                 linkVersion += 1
@@ -45,6 +41,17 @@ extension FeedSimulation {
                 guard let (card, stream, ladder) = ladders[request.video].map({ ($0.card, $0.stream, $0.ladder) }),
                       ladder.indices.contains(request.variant), stream.segmentDurations.indices.contains(request.segment) else { return }
                 let variant = ladder[request.variant]
+                if let id = askerOf(card: card, segment: request.segment, variant: variant) {
+                    // What a player's own rules asked for (today's): its read, as it asked.
+                    players[id]?.asks = nil
+                    fetchSegment(id, variant: variant)
+                    continue
+                }
+                if let id = jobAsking(card: card, segment: request.segment, variant: variant) {
+                    // What a prefetch job asked for (today's): its read.
+                    readJobSegment(id, stream: stream)
+                    continue
+                }
                 let key = stream.segmentKey(variant, request.segment)
                 // A segment already on its way (the policy asked for what it sees as fetched): look again later.
                 guard scheduled[key] == nil, inFlight[key] == nil else { return }
@@ -58,6 +65,26 @@ extension FeedSimulation {
                 }
             }
         }
+    }
+
+    /// The player of `card` whose own rules ask for exactly that segment at that variant, if any.
+    private func askerOf(card: String, segment: Int, variant: Int) -> PlayerID? {
+        players.keys.sorted().first { id in
+            guard let player = players[id] else { return false }
+            return player.card == card && player.asks == variant && player.downloaded == segment && !player.fetching && !player.stopped
+        }
+    }
+
+    /// The variant the prefetch job of `card` asks its next segment at, if it asks.
+    private func jobAsks(_ card: String) -> Int? {
+        requestOfCard[card].flatMap { requests[$0]?.running == true ? requests[$0]?.asks : nil }
+    }
+
+    /// The prefetch job of `card` asking for exactly that segment at that variant, if any.
+    private func jobAsking(card: String, segment: Int, variant: Int) -> PrefetchRequestID? {
+        guard let id = requestOfCard[card], let request = requests[id], request.running, request.asks == variant,
+              request.segment == segment else { return nil }
+        return id
     }
 
     /// The mounted player of `card` waiting for exactly that segment, if any.
@@ -77,8 +104,11 @@ extension FeedSimulation {
     func linkState() -> (LinkState, [String: (card: String, stream: SimStream, ladder: [Int])]) {
         var order: [(card: String, stream: SimStream?, player: SimPlayer?, urgent: Bool)] = []
         var seen: Set<String> = []
+        // A policy that reads only what is asked (today's) is shown only the videos that ask:
+        // building the whole feed's state for every read would cost the simulation half its speed.
+        let onlyAsking = downloadPolicy.readsOnlyAsks
         let mounted = players.keys.sorted().compactMap { id -> SimPlayer? in
-            players[id].flatMap { !$0.stopped && $0.stream != nil && $0.step == .segments ? $0 : nil }
+            players[id].flatMap { !$0.stopped && $0.stream != nil && $0.step == .segments && (!onlyAsking || $0.asks != nil) ? $0 : nil }
         }
         let playing = mounted.filter { $0.playing && !$0.ended }
         for player in playing + mounted.filter({ !($0.playing && !$0.ended) }) where !seen.contains(player.card) {
@@ -87,10 +117,19 @@ extension FeedSimulation {
         }
         // A card whose manifest has not arrived keeps its place in the order (the distance of
         // those behind it) but is not in the state.
-        for (card, video, urgent) in coordinator.preloadQueue where !seen.contains(card) {
+        for (card, video, urgent) in onlyAsking ? [] : coordinator.preloadQueue where !seen.contains(card) {
             let stream = models.media.streams[video.absoluteString]
             seen.insert(card)
-            order.append((card, stream.flatMap { entries["\($0.url)|manifest"]?.complete == true ? $0 : nil }, nil, urgent))
+            let known = jobAsks(card) != nil || stream.map { entries["\($0.url)|manifest"]?.complete == true } == true
+            order.append((card, known ? stream : nil, nil, urgent))
+        }
+        // A prefetch job that asks is in the state wherever its card stands (a low-end device's).
+        // Under the link scheduler none asks.
+        for id in schedulerDecides ? [] : requests.keys.sorted() {
+            guard let request = requests[id], request.asks != nil, requestOfCard[request.order.card] == id,
+                  !seen.contains(request.order.card) else { continue }
+            seen.insert(request.order.card)
+            order.append((request.order.card, models.media.streams[request.order.video.absoluteString], nil, false))
         }
         var videos: [VideoState] = []
         var ladders: [String: (card: String, stream: SimStream, ladder: [Int])] = [:]
@@ -101,20 +140,30 @@ extension FeedSimulation {
             if stream.switches {
                 ladder = stream.variants.indices.sorted { stream.variants[$0].bandwidth < stream.variants[$1].bandwidth }
             } else {
-                ladder = [entry.player?.variant ?? startVariant(of: stream)]
+                ladder = [entry.player?.variant ?? jobAsks(entry.card) ?? startVariant(of: stream)]
             }
             var downloadedVariants: [Int] = []
             while let variant = cachedVariant(stream, segment: downloadedVariants.count, in: ladder) {
                 downloadedVariants.append(variant)
             }
             let isPlaying = playingCards.contains(entry.card)
+            let playerAsks = entry.player.flatMap { player in
+                player.asks.flatMap { asked in ladder.firstIndex(of: asked) }
+                    .map { SegmentRequest(video: entry.card, segment: player.downloaded, variant: $0) }
+            }
+            let asks = playerAsks ?? requestOfCard[entry.card].flatMap { id in
+                requests[id].flatMap { request in
+                    request.asks.flatMap { asked in ladder.firstIndex(of: asked) }
+                        .map { SegmentRequest(video: entry.card, segment: request.segment, variant: $0) }
+                }
+            }
             let distance = playingCards.isEmpty ? index : (isPlaying ? 0 : index - playingCards.count + 1)
             videos.append(VideoState(id: entry.card, distance: distance, isPlaying: isPlaying, playhead: entry.player?.playhead ?? 0,
                                      downloaded: downloadedVariants.count, downloadedVariants: downloadedVariants,
                                      segmentDurations: stream.segmentDurations,
                                      bitrates: ladder.map { stream.variants[$0].bandwidth },
                                      sizes: ladder.map { stream.variants[$0].segmentBytes },
-                                     reachProbability: entry.urgent ? 1 : nil, stalls: entry.player?.rebuffers ?? 0))
+                                     reachProbability: entry.urgent ? 1 : nil, stalls: entry.player?.rebuffers ?? 0, asks: asks))
             ladders[entry.card] = (entry.card, stream, ladder)
         }
         let state = LinkState(now: now, bandwidthBitsPerSecond: Double(estimate), latency: estimator.latency.seconds, videos: videos)

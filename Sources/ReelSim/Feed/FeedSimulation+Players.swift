@@ -27,6 +27,8 @@ struct SimPlayer {
     var downloaded = 0
     var fetching = false
     var reading = true
+    /// The variant its own rules ask its next segment at, until the download policy grants it.
+    var asks: Int?
     /// The start of the first segment is there: it can decode its first frame.
     var opened = false
     var decodeDue: Double?
@@ -177,12 +179,13 @@ extension FeedSimulation {
         reschedule(id)
     }
 
-    /// Fetches the next segment when the buffer policy says so (and the variant for it); under a
-    /// download policy, reads what is cached or on its way and leaves the rest to the policy.
+    /// Asks for the next segment when the buffer policy says so, at the variant the adaptive rule
+    /// chooses, and lets the download policy grant it (today's grants it at once); under the link
+    /// scheduler, reads what is cached or on its way and leaves the rest to the scheduler.
     func readAhead(_ id: PlayerID) {
         guard var player = players[id], !player.stopped, !player.fetching, player.step == .segments,
               let stream = player.stream, !player.isComplete else { return }
-        if downloadPolicy != nil {
+        if schedulerDecides {
             if let variant = availableVariant(stream, segment: player.downloaded) {
                 fetchSegment(id, variant: variant)
             } else {
@@ -219,8 +222,9 @@ extension FeedSimulation {
             }
             player.abr = abr
         }
+        player.asks = player.variant
         players[id] = player
-        fetchSegment(id, variant: player.variant)
+        scheduleLink()
     }
 
     /// Reads the player's next segment at `variant` (a change of variant is reported as the

@@ -16,6 +16,8 @@ struct SimRequest {
     var segments = 0
     var currentKey: String?
     var running = false
+    /// The variant it asks its next segment at, until the download policy grants it.
+    var asks: Int?
     /// What it read, item by item, for its `done` event.
     var items: [TransferMetrics] = []
 }
@@ -111,13 +113,23 @@ extension FeedSimulation {
                 requests[id] = request
                 return performPrefetch(prefetchPolicy.jobEnded(id, .completed))
             }
-            let variant = stream.variants[request.variant]
-            let key = stream.segmentKey(request.variant, request.segment)
-            request.currentKey = key
+            // Asked of the download policy (today's grants it at once).
+            request.asks = request.variant
             requests[id] = request
-            read(key, url: variant.segmentURLs[request.segment], kind: .segment, bytes: variant.segmentBytes[request.segment],
-                 by: .prefetch(id))
+            scheduleLink()
         }
+    }
+
+    /// Reads the job's next segment, which the download policy granted.
+    func readJobSegment(_ id: PrefetchRequestID, stream: SimStream) {
+        guard var request = requests[id], request.running else { return }
+        request.asks = nil
+        let variant = stream.variants[request.variant]
+        let key = stream.segmentKey(request.variant, request.segment)
+        request.currentKey = key
+        requests[id] = request
+        read(key, url: variant.segmentURLs[request.segment], kind: .segment, bytes: variant.segmentBytes[request.segment],
+             by: .prefetch(id))
     }
 
     /// A whole item arrived for a job.
@@ -130,8 +142,8 @@ extension FeedSimulation {
             request.step = .playlist
             request.variant = startVariant(of: stream)
             let amount = request.order.amount ?? .segments(request.order.category.segments(config))
-            // Under a download policy the segments are the policy's: the job ends with the init section.
-            request.segments = downloadPolicy == nil ? amount.segmentCount(durations: stream.segmentDurations) : 0
+            // Under the link scheduler the segments are its own: the job ends with the init section.
+            request.segments = schedulerDecides ? 0 : amount.segmentCount(durations: stream.segmentDurations)
         case .playlist:
             request.step = .initSection
         case .initSection:

@@ -101,8 +101,11 @@ package final class FeedSimulation {
     var requestOfCard: [String: PrefetchRequestID] = [:]
     var nextRequest: UInt64 = 0
     var prefetchedBytes: Int64 = 0
-    // The download policy, when `scheduler.policy` names one (FeedSimulation+Download).
-    var downloadPolicy: (any DownloadPolicy)?
+    /// The download policy `scheduler.policy` names (FeedSimulation+Download): today's grants what
+    /// the players' own rules ask for; under the link scheduler it decides the segments itself.
+    var downloadPolicy: any DownloadPolicy
+    let schedulerDecides: Bool
+    let maxTransfers: Int
     /// Segments the download policy asked for, on the link, by cache key.
     var scheduled: [String: SegmentRequest] = [:]
     var linkWake: (version: Int, at: Double)?
@@ -127,7 +130,9 @@ package final class FeedSimulation {
         buffer = BufferPolicy(config.playback)
         preroll = config.playback.prerollFirstFrame
         prefetchPolicy = PrefetchPolicy(limits: PrefetchPolicy.Limits(config))
-        downloadPolicy = FeedSimulation.makeDownloadPolicy(config)
+        downloadPolicy = DownloadPolicies.make(config)
+        schedulerDecides = config.scheduler.policy == "scheduler"
+        maxTransfers = DownloadPolicies.maxTransfers(config)
     }
 
     /// Runs the session to its end and returns what `reel feed run` would: events, summary
@@ -242,7 +247,7 @@ package final class FeedSimulation {
             // Under a download policy the jobs read manifests and init sections only, and the
             // policy keeps the playing video's segments coming: the gate that holds prefetch for
             // the playing video's buffer does not apply (offline or in the background it stays shut).
-            performPrefetch(prefetchPolicy.setGate(downloadPolicy != nil && gate == .urgentOnly ? .open : gate))
+            performPrefetch(prefetchPolicy.setGate(schedulerDecides && gate == .urgentOnly ? .open : gate))
         case .setStarving(let starving):
             performPrefetch(prefetchPolicy.setStarving(starving))
         case .mount(let id, let card, let video):
@@ -379,7 +384,7 @@ package final class FeedSimulation {
                            cacheHit: false, duration: duration)
             }
             let asked = scheduled.removeValue(forKey: transfer.key)
-            if let asked { downloadPolicy?.downloaded(asked, bytes: network, seconds: duration) }
+            if let asked { downloadPolicy.downloaded(asked, bytes: network, seconds: duration) }
             for mark in transfer.marks { partlyDelivered(mark.reader, key: transfer.key) }
             for reader in readers { delivered(reader, key: transfer.key, kind: transfer.kind) }
             if asked != nil { scheduleLink() }

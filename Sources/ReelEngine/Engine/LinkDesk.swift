@@ -1,0 +1,287 @@
+import Foundation
+import Logging
+import ReelCore
+import ReelFeed
+import ReelNet
+
+/// The session's link under one download policy (`scheduler.policy=scheduler`): every play with
+/// a ladder joins through its `Seat`, its demuxer asks for a turn before each segment, and the
+/// desk asks the policy with the plays as a `LinkState` (the playing ones first, then in the
+/// feed's preload order). A segment the policy asks for goes to its play when the demuxer waits
+/// at it, else is fetched into the cache ahead of the demuxer (a fill); at most
+/// `scheduler.maxTransfers` are on the link at once. Under today's policy the prefetch jobs take
+/// seats too and every segment is granted as its reader asks; under the link scheduler cards
+/// without a player are not in the state yet (their prefetch reads as it plans).
+/// docs/download-wiring.md.
+///
+/// The policy is asked on the thread that asks for a turn, under the desk's lock (a decision
+/// takes microseconds); demuxer threads wait on the desk's condition, at most `poll` at a time,
+/// so a cancelled play never hangs.
+package final class LinkDesk: @unchecked Sendable {  // every mutable field is read and written under `condition`'s lock
+    private let condition = NSCondition()
+    private var policy: any DownloadPolicy
+    private let meter: BandwidthMeter?
+    private let maxTransfers: Int
+    private let began = ContinuousClock.now
+    private let poll: Duration = .milliseconds(100)
+    private var plays: [Int: Play] = [:]
+    private var nextSeat = 0
+    /// The feed's preload order (the coordinator's queue: urgent first, then by rank).
+    private var order: [String] = []
+    /// When the policy asked to be asked again.
+    private var wake: ContinuousClock.Instant?
+
+    /// One play as the desk keeps it.
+    private struct Play {
+        let card: String
+        /// Controller variant indices of the ladder the policy sees, lowest bitrate first.
+        var ladder: [Int]
+        var bitrates: [Int]
+        var durations: [Double]
+        var probe: @Sendable () -> ABRPlayhead?
+        var cached: @Sendable (Int, Int) -> Bool
+        var fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))?
+        /// Ladder positions of the segments fetched or on their way, from the first.
+        var variants: [Int] = []
+        /// Segments handed to the demuxer and on the link.
+        var reading: Set<Int> = []
+        /// Segments being filled into the cache.
+        var filling: Set<Int> = []
+        /// The segment the demuxer waits at, and the controller variant its own rule chose.
+        var waiting: Int?
+        var proposed = 0
+        /// Stops the play's fills when it leaves.
+        let cancellation = Cancellation()
+
+        var onLink: Int { reading.count + filling.count }
+
+        /// A play whose manifest names no bitrate (a media playlist alone) learns it from its
+        /// first segment that came over the link.
+        mutating func learnBitrate(segment: Int, bytes: Int) {
+            guard bitrates == [0], bytes > 0, durations.indices.contains(segment), durations[segment] > 0 else { return }
+            bitrates = [Int(Double(bytes) * 8 / durations[segment])]
+        }
+    }
+
+    /// Whether the policy grants what each reader asks (today's): prefetch jobs then take seats
+    /// too, and players ask their adaptive rule first. The link scheduler does not order the
+    /// prefetch jobs yet.
+    package let grantsAsked: Bool
+
+    package init(policy: any DownloadPolicy, meter: BandwidthMeter?, maxTransfers: Int) {
+        self.policy = policy
+        grantsAsked = policy is TodayPolicy
+        self.meter = meter
+        self.maxTransfers = max(1, maxTransfers)
+    }
+
+    /// The desk for `config`'s `scheduler.policy`.
+    package static func make(_ config: ReelConfig, meter: BandwidthMeter?) -> LinkDesk {
+        LinkDesk(policy: DownloadPolicies.make(config), meter: meter, maxTransfers: DownloadPolicies.maxTransfers(config))
+    }
+
+    /// A seat for the next play of `card`.
+    package func seat(card: String) -> Seat {
+        locked {
+            nextSeat += 1
+            return Seat(desk: self, id: nextSeat, card: card)
+        }
+    }
+
+    /// The feed's preload order changed.
+    package func setOrder(_ cards: [String]) {
+        locked {
+            guard cards != order else { return }
+            order = cards
+            decide()
+        }
+    }
+
+    /// One play's place at the desk.
+    package struct Seat: SegmentTurns {
+        let desk: LinkDesk
+        let id: Int
+        let card: String
+
+        package var grantsAsked: Bool { desk.grantsAsked }
+
+        package func join(ladder: [Int], durations: [Double], start: Int, probe: @escaping @Sendable () -> ABRPlayhead?,
+                          cached: @escaping @Sendable (Int, Int) -> Bool,
+                          fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))?) {
+            let positions = ladder.indices.filter { ladder[$0] > 0 || $0 == start }.sorted { ladder[$0] < ladder[$1] }
+            desk.locked {
+                desk.plays[id] = Play(card: card, ladder: positions, bitrates: positions.map { ladder[$0] }, durations: durations,
+                                      probe: probe, cached: cached, fill: fill)
+                desk.decide()
+            }
+        }
+
+        package func turn(segment index: Int, previous: Int, proposed: Int, cancellation: Cancellation) -> Int {
+            desk.turn(id, segment: index, proposed: proposed, cancellation: cancellation)
+        }
+
+        package func arrived(segment index: Int, bytes: Int, seconds: Double) {
+            desk.locked {
+                guard var play = desk.plays[id], play.reading.remove(index) != nil else { return }
+                play.learnBitrate(segment: index, bytes: bytes)
+                desk.plays[id] = play
+                if bytes > 0, play.variants.indices.contains(index) {
+                    desk.policy.downloaded(SegmentRequest(video: card, segment: index, variant: play.variants[index]),
+                                           bytes: bytes, seconds: seconds)
+                }
+                desk.decide()
+            }
+        }
+
+        package func leave() {
+            desk.locked {
+                guard let play = desk.plays.removeValue(forKey: id) else { return }
+                play.cancellation.cancel()
+                desk.decide()
+            }
+        }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+
+    private func turn(_ id: Int, segment index: Int, proposed: Int, cancellation: Cancellation) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        guard var play = plays[id] else { return proposed }
+        // Fetched already (a fill, or handed out ahead): read it from the cache (a fill on its
+        // way is followed to its end by the cache).
+        if index < play.variants.count { return play.ladder[play.variants[index]] }
+        let position = play.ladder.firstIndex(of: proposed) ?? 0
+        // Whole in the cache at the variant its own rule chose: no turn on the link needed.
+        if play.cached(proposed, index) {
+            play.variants += Array(repeating: position, count: index + 1 - play.variants.count)
+            plays[id] = play
+            decide()
+            return proposed
+        }
+        // A segment skipped (a seek): those before count as read.
+        if index > play.variants.count { play.variants += Array(repeating: position, count: index - play.variants.count) }
+        play.waiting = index
+        play.proposed = proposed
+        plays[id] = play
+        decide()
+        while !cancellation.isCancelled, let play = plays[id] {
+            if play.waiting == nil, play.variants.indices.contains(index) { return play.ladder[play.variants[index]] }
+            let until = min(ContinuousClock.now + poll, wake ?? .now + poll)
+            _ = condition.wait(until: Date(timeIntervalSinceNow: max(0.001, (until - .now).seconds)))
+            decide()
+        }
+        plays[id]?.waiting = nil
+        return proposed
+    }
+
+    /// Asks the policy while fewer than `maxTransfers` segments are on the link, and performs
+    /// its answers. Under the lock.
+    private func decide() {
+        defer { condition.broadcast() }
+        var asked = 0
+        while plays.values.reduce(0, { $0 + $1.onLink }) < maxTransfers, asked < 32 {
+            asked += 1
+            let (state, seats) = linkState()
+            guard !state.videos.isEmpty else {
+                wake = nil
+                return
+            }
+            switch policy.decide(state) {
+            case .wait(let until):
+                // Today's waits for the next play that asks.
+                wake = until.isFinite ? began + .seconds(max(0, until)) : nil
+                return
+            case .fetch(let request):
+                guard let id = seats[request.video], var play = plays[id], request.segment == play.variants.count,
+                      play.ladder.indices.contains(request.variant), request.segment < play.durations.count else {
+                    wake = .now + poll
+                    return
+                }
+                play.variants.append(request.variant)
+                if play.waiting == request.segment {
+                    play.waiting = nil
+                    play.reading.insert(request.segment)
+                } else if let fill = play.fill {
+                    play.filling.insert(request.segment)
+                    startFill(id, fill: fill, variant: play.ladder[request.variant], segment: request.segment,
+                              cancellation: play.cancellation)
+                }
+                // Without a cache the demuxer reads it when it comes to it (handed out ahead).
+                plays[id] = play
+            }
+        }
+    }
+
+    /// Fetches segment `segment` at controller variant `variant` into the cache on a blocking
+    /// thread; its arrival frees its place on the link and teaches the policy.
+    private func startFill(_ id: Int, fill: @escaping @Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double),
+                           variant: Int, segment: Int, cancellation: Cancellation) {
+        BlockingPool.shared.start { [self] in
+            let result = Result { try fill(variant, segment, cancellation) }
+            locked {
+                guard var play = plays[id], play.filling.remove(segment) != nil else { return }
+                switch result {
+                case .success(let fetched):
+                    play.learnBitrate(segment: segment, bytes: fetched.bytes)
+                    if fetched.bytes > 0, play.variants.indices.contains(segment) {
+                        policy.downloaded(SegmentRequest(video: play.card, segment: segment, variant: play.variants[segment]),
+                                          bytes: fetched.bytes, seconds: fetched.seconds)
+                    }
+                case .failure(let error):
+                    // The demuxer asks for it again when it comes to it.
+                    ReelLog.abr.info("scheduled fetch of segment \(segment) of card '\(play.card)' failed: \(error)")
+                    if segment < play.variants.count { play.variants.removeSubrange(segment...) }
+                }
+                plays[id] = play
+                decide()
+            }
+        }
+    }
+
+    /// The plays as the policy sees them, and the seat of each video id. Under the lock.
+    private func linkState() -> (LinkState, [String: Int]) {
+        var playing: [(id: Int, head: ABRPlayhead?)] = []
+        var others: [(id: Int, head: ABRPlayhead?)] = []
+        for (id, play) in plays {
+            let head = play.probe()
+            let total = play.durations.reduce(0, +)
+            if head?.playing == true, (head?.position?.seconds ?? 0) < total {
+                playing.append((id, head))
+            } else {
+                others.append((id, head))
+            }
+        }
+        playing.sort { $0.id < $1.id }
+        let playingCards = Set(playing.compactMap { plays[$0.id]?.card })
+        let ahead = order.filter { !playingCards.contains($0) }
+        let rank = Dictionary(ahead.enumerated().map { ($1, $0) }) { first, _ in first }
+        // The newest seat of a card first (a player mounted while its prefetch still runs).
+        others.sort { (rank[plays[$0.id]!.card] ?? Int.max, -$0.id) < (rank[plays[$1.id]!.card] ?? Int.max, -$1.id) }
+        var videos: [VideoState] = []
+        var seats: [String: Int] = [:]
+        for (position, entry) in (playing + others).enumerated() {
+            guard let play = plays[entry.id] else { continue }
+            // Each seat is a video of its own; a card's second seat is named after the seat too.
+            let video = seats[play.card] == nil ? play.card : "\(play.card)#\(entry.id)"
+            let isPlaying = position < playing.count
+            let distance = isPlaying ? 0 : 1 + (rank[play.card] ?? ahead.count + position - playing.count)
+            videos.append(VideoState(
+                id: video, distance: distance, isPlaying: isPlaying, playhead: entry.head?.position?.seconds ?? 0,
+                downloaded: play.variants.count, downloadedVariants: play.variants, segmentDurations: play.durations,
+                bitrates: play.bitrates,
+                sizes: play.bitrates.map { bitrate in play.durations.map { Int(Double(bitrate) * $0 / 8) } },
+                reachProbability: 1, stalls: entry.head?.stalls ?? 0,
+                asks: play.waiting.map { SegmentRequest(video: video, segment: $0, variant: play.ladder.firstIndex(of: play.proposed) ?? 0) }))
+            seats[video] = entry.id
+        }
+        let now = (ContinuousClock.now - began).seconds
+        let state = LinkState(now: now, bandwidthBitsPerSecond: meter.map { Double($0.bitsPerSecond) },
+                              latency: meter?.latency.seconds ?? 0, videos: videos)
+        return (state, seats)
+    }
+}

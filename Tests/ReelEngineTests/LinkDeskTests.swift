@@ -1,0 +1,139 @@
+import Foundation
+import ReelCore
+import ReelFeed
+import ReelNet
+import Synchronization
+import Testing
+
+@testable import ReelEngine
+
+/// The link desk performs a download policy's answers for real players' demuxers: a play reads a
+/// segment only when the policy hands it one, at the policy's variant, and a segment asked of a
+/// play whose demuxer is not there yet is filled into the cache for it.
+@Suite("Link desk")
+struct LinkDeskTests {
+    /// A policy whose answers the test writes; it keeps every state it was shown and every
+    /// arrival it heard.
+    struct Scripted: DownloadPolicy {
+        let name = "scripted"
+        let rule: @Sendable (LinkState) -> DownloadDecision
+        let heard = Heard()
+
+        mutating func decide(_ state: LinkState) -> DownloadDecision { rule(state) }
+
+        mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {
+            heard.arrivals.withLock { $0.append(request) }
+        }
+    }
+
+    final class Heard: Sendable {
+        let arrivals = Mutex<[SegmentRequest]>([])
+    }
+
+    /// The next segment of the first video in the state that has one left, at its top variant.
+    static func nextOfFirst(_ state: LinkState) -> DownloadDecision {
+        guard let video = state.videos.first(where: { !$0.isComplete }) else { return .wait(until: state.now + 60) }
+        return .fetch(SegmentRequest(video: video.id, segment: video.downloaded, variant: video.bitrates.count - 1))
+    }
+
+    static func join(_ seat: LinkDesk.Seat, playing: Bool, ladder: [Int] = [1_200_000, 300_000, 600_000], segments: Int = 4,
+                     fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))? = nil) {
+        seat.join(ladder: ladder, durations: Array(repeating: 2, count: segments), start: 1,
+                  probe: { ABRPlayhead(position: .zero, stalls: 0, playing: playing) }, cached: { _, _ in false }, fill: fill)
+    }
+
+    /// Runs a blocking call on a thread of the blocking pool, as a demuxer's would run.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await BlockingPool.shared.runToEnd(body)
+    }
+
+    @Test("a play's segment comes at the policy's variant, mapped from the ladder it sees (lowest first) to the play's own")
+    func theVariantIsThePolicys() throws {
+        let shown = Mutex<[Int]>([])
+        let policy = Scripted { state in
+            shown.withLock { $0 = state.videos.first?.bitrates ?? [] }
+            return LinkDeskTests.nextOfFirst(state)
+        }
+        let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 1)
+        let seat = desk.seat(card: "a")
+        Self.join(seat, playing: true)
+        // The top of the ladder the policy sees (1.2 Mbit/s) is the play's variant 0.
+        #expect(seat.turn(segment: 0, previous: 1, proposed: 1, cancellation: Cancellation()) == 0)
+        #expect(shown.withLock { $0 } == [300_000, 600_000, 1_200_000])
+    }
+
+    @Test("a play waits for its turn while the link is full, and gets it when the segment on the link arrives")
+    func aPlayWaitsForTheLink() async throws {
+        let desk = LinkDesk(policy: Scripted(rule: Self.nextOfFirst), meter: nil, maxTransfers: 1)
+        let playing = desk.seat(card: "a"), next = desk.seat(card: "b")
+        Self.join(playing, playing: true)
+        Self.join(next, playing: false)
+        #expect(playing.turn(segment: 0, previous: 1, proposed: 1, cancellation: Cancellation()) == 0)
+        // The link's one place is taken by a's segment 0: b's start waits until it arrives, and
+        // then the policy (a first) gives the place to a's segment 1, which a's demuxer is not
+        // at yet and, without a cache, is handed out ahead; then b's start.
+        let arrived = Mutex(false)
+        let waiting = Task { await Self.blocking { (next.turn(segment: 0, previous: 1, proposed: 1, cancellation: Cancellation()), arrived.withLock { $0 }) } }
+        arrived.withLock { $0 = true }
+        playing.arrived(segment: 0, bytes: 300_000, seconds: 0.5)
+        let (variant, afterArrival) = await waiting.value
+        #expect(afterArrival)
+        #expect(variant == 0)
+    }
+
+    @Test("a segment asked of a play whose demuxer is elsewhere is filled into the cache, and the demuxer then takes it at once")
+    func aSegmentAheadIsFilled() async throws {
+        let policy = Scripted(rule: Self.nextOfFirst)
+        let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 1)
+        let seat = desk.seat(card: "a")
+        let filled = AsyncStream<(variant: Int, segment: Int)>.makeStream()
+        Self.join(seat, playing: true, segments: 2) { variant, segment, _ in
+            filled.continuation.yield((variant, segment))
+            return (bytes: 250_000, seconds: 0.25)
+        }
+        var fills = filled.stream.makeAsyncIterator()
+        let first = try #require(await fills.next())
+        #expect(first.variant == 0 && first.segment == 0)
+        let second = try #require(await fills.next())
+        #expect(second.variant == 0 && second.segment == 1)
+        // Both are the play's: its demuxer reads them without waiting, at the variant filled.
+        #expect(seat.turn(segment: 0, previous: 1, proposed: 1, cancellation: Cancellation()) == 0)
+        #expect(seat.turn(segment: 1, previous: 0, proposed: 0, cancellation: Cancellation()) == 0)
+    }
+
+    @Test("under today's policy every play reads as its own rules ask, at once, however many ask")
+    func todayGrantsWhatIsAsked() throws {
+        let desk = LinkDesk(policy: TodayPolicy(), meter: nil, maxTransfers: .max)
+        let seats = (0..<4).map { desk.seat(card: "c\($0)") }
+        let fills = Mutex(0)
+        for seat in seats {
+            Self.join(seat, playing: true) { _, _, _ in
+                fills.withLock { $0 += 1 }
+                return (bytes: 0, seconds: 0)
+            }
+        }
+        // Nothing is fetched before a play asks; each gets its segment at its own variant, with
+        // every other one still on the link.
+        for (index, seat) in seats.enumerated() {
+            #expect(seat.turn(segment: 0, previous: 1, proposed: index % 3, cancellation: Cancellation()) == index % 3)
+        }
+        #expect(seats[0].turn(segment: 1, previous: 0, proposed: 2, cancellation: Cancellation()) == 2)
+        #expect(fills.withLock { $0 } == 0)
+    }
+
+    @Test("a play waiting for a turn the policy does not give goes on when its play is cancelled or leaves")
+    func aWaitingPlayIsLetGo() async throws {
+        let desk = LinkDesk(policy: Scripted { .wait(until: $0.now + 3600) }, meter: nil, maxTransfers: 1)
+        let cancelled = desk.seat(card: "a"), leaving = desk.seat(card: "b")
+        Self.join(cancelled, playing: true)
+        Self.join(leaving, playing: false)
+        let cancellation = Cancellation()
+        let first = Task { await Self.blocking { cancelled.turn(segment: 0, previous: 2, proposed: 2, cancellation: cancellation) } }
+        let second = Task { await Self.blocking { leaving.turn(segment: 0, previous: 1, proposed: 1, cancellation: Cancellation()) } }
+        cancellation.cancel()
+        leaving.leave()
+        // Each goes on with the variant it had.
+        #expect(await first.value == 2)
+        #expect(await second.value == 1)
+    }
+}

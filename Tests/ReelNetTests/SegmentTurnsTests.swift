@@ -1,0 +1,76 @@
+import Foundation
+import ReelCore
+import ReelManifest
+import ReelNet
+import Synchronization
+import Testing
+
+/// A play takes its seat at a session's download policy through its factory, and asks for each
+/// segment's turn before it opens it: a media playlist alone as well as a ladder.
+@Suite("Segment turns")
+struct SegmentTurnsTests {
+    /// Records what a play tells its seat, and answers every turn with the variant asked.
+    final class Recording: SegmentTurns {
+        struct Joined: Sendable {
+            var ladder: [Int]
+            var durations: [Double]
+            var start: Int
+        }
+
+        let joined = Mutex<[Joined]>([])
+        let turns = Mutex<[(segment: Int, proposed: Int)]>([])
+        let grantsAsked = true
+
+        func join(ladder: [Int], durations: [Double], start: Int, probe: @escaping @Sendable () -> ABRPlayhead?,
+                  cached: @escaping @Sendable (Int, Int) -> Bool,
+                  fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))?) {
+            joined.withLock { $0.append(Joined(ladder: ladder, durations: durations, start: start)) }
+        }
+
+        func turn(segment index: Int, previous: Int, proposed: Int, cancellation: Cancellation) -> Int {
+            turns.withLock { $0.append((index, proposed)) }
+            return proposed
+        }
+
+        func arrived(segment index: Int, bytes: Int, seconds: Double) {}
+        func leave() {}
+    }
+
+    /// Serves one playlist's text for any URL, with a seat.
+    struct SeatedFactory: DataSourceFactory {
+        let bytes: [UInt8]
+        let seat: Recording
+        func makeDataSource(cancellation: Cancellation) -> any DataSource { MemoryDataSource(bytes) }
+        var segmentTurns: (any SegmentTurns)? { seat }
+    }
+
+    @Test("a media playlist alone takes a seat of one variant, asks before each segment, and reports no adaptive play")
+    func aMediaPlaylistTakesASeat() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n" + String(repeating: "#EXTINF:2.0,\nseg.ts\n", count: 1)
+            + "#EXTINF:1.5,\nlast.ts\n#EXT-X-ENDLIST\n"
+        let seat = Recording()
+        let url = try #require(URL(string: "http://cdn.test/v/index.m3u8"))
+        let resolved = try InputResolver(factory: SeatedFactory(bytes: Array(text.utf8), seat: seat), cancellation: Cancellation(),
+                                         log: RequestLog()).resolve(url)
+        let controller = try #require(resolved.adaptive)
+        #expect(controller.seatOnly)
+        #expect(controller.playReport == nil)
+        let joined = try #require(seat.joined.withLock { $0.first })
+        #expect(joined.ladder == [0] && joined.start == 0)
+        #expect(joined.durations == [2.0, 1.5])
+        // The demuxer opening the second segment asks for its turn first (at the one variant).
+        let playlist = try #require(resolved.playlist)
+        controller.opened(playlist.segments[1].dataSpec)
+        let turns = seat.turns.withLock { $0 }
+        #expect(turns.count == 1 && turns.first?.segment == 1 && turns.first?.proposed == 0)
+    }
+
+    @Test("without a seat a media playlist has no controller, as before")
+    func withoutASeatNothingChanges() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg.ts\n#EXT-X-ENDLIST\n"
+        let url = try #require(URL(string: "http://cdn.test/v/index.m3u8"))
+        let resolved = try InputResolver(factory: FixedBytesFactory(bytes: Array(text.utf8)), cancellation: Cancellation(),
+                                         log: RequestLog()).resolve(url)
+        #expect(resolved.adaptive == nil)
+    }
+}
