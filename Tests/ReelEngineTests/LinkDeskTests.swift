@@ -121,6 +121,29 @@ struct LinkDeskTests {
         #expect(fills.withLock { $0 } == 0)
     }
 
+    @Test("a card's prefetch seat stays in the policy's view until the card leaves the preload order or its player comes")
+    func prefetchSeats() throws {
+        let shown = Mutex<[(id: String, playing: Bool, reach: Double?)]>([])
+        let policy = Scripted { state in
+            shown.withLock { $0 = state.videos.map { ($0.id, $0.isPlaying, $0.reachProbability) } }
+            return .wait(until: state.now + 3600)
+        }
+        let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 1)
+        desk.setOrder([("a", true), ("b", false)])
+        Self.join(desk.seat(card: "a", prefetch: true), playing: false)
+        Self.join(desk.seat(card: "b", prefetch: true), playing: false)
+        // Nearest first; the card about to be seen is reached for certain, the other is the
+        // policy's guess.
+        #expect(shown.withLock { $0.map(\.id) } == ["a", "b"])
+        #expect(shown.withLock { $0.map(\.reach) } == [1, nil])
+        desk.setOrder([("a", true)])
+        #expect(shown.withLock { $0.map(\.id) } == ["a"])
+        // The card mounts: its player's seat takes over from the prefetch one.
+        Self.join(desk.seat(card: "a"), playing: true)
+        #expect(shown.withLock { $0.count } == 1)
+        #expect(shown.withLock { $0.first?.playing } == true)
+    }
+
     @Test("a play waiting for a turn the policy does not give goes on when its play is cancelled or leaves")
     func aWaitingPlayIsLetGo() async throws {
         let desk = LinkDesk(policy: Scripted { .wait(until: $0.now + 3600) }, meter: nil, maxTransfers: 1)

@@ -38,7 +38,7 @@ public actor FeedEngine {
     private let threadName: String
     /// Whether a download policy orders the link (`scheduler.policy`): it hears the preload order.
     private let ordersLink: Bool
-    private var preloadOrder: [String] = []
+    private var preloadOrder: [(card: String, urgent: Bool)] = []
     private var recorder = SessionRecorder()
     private var prefetch: FeedPrefetch?
     private var players: [PlayerID: any FeedPlayer] = [:]
@@ -270,8 +270,8 @@ public actor FeedEngine {
         let actions = coordinator.handle(input, at: time ?? clock.now())
         for action in actions { await perform(action) }
         if ordersLink {
-            let order = coordinator.preloadQueue.map(\.card)
-            if order != preloadOrder {
+            let order = coordinator.preloadQueue.map { (card: $0.card, urgent: $0.urgent) }
+            if !order.elementsEqual(preloadOrder, by: { $0 == $1 }) {
                 preloadOrder = order
                 performers.preloadOrder(order)
             }
@@ -312,7 +312,9 @@ public actor FeedEngine {
         case .cancelPrefetch(let card):
             await prefetch?.cancel(card: card)
         case .setGate(let gate):
-            await prefetch?.setGate(gate)
+            // Under the link scheduler the jobs read manifests and init sections only, and the
+            // scheduler keeps the playing video fed itself: the gate does not hold them.
+            await prefetch?.setGate(ordersLink && gate == .urgentOnly ? .open : gate)
         case .setStarving(let starving):
             await prefetch?.setStarving(starving)
         case .mount(let id, let card, let video):

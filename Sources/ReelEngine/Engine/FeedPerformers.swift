@@ -49,13 +49,13 @@ package protocol FeedPerformers: Sendable {
     var bandwidthMeter: BandwidthMeter? { get }
     /// Whether there is a cache to prefetch into.
     var hasCache: Bool { get }
-    /// The feed's preload order changed (the cards the user may reach, nearest first): a
-    /// download policy orders the link by it.
-    func preloadOrder(_ cards: [String])
+    /// The feed's preload order changed (the cards the user may reach, nearest first, and
+    /// whether each is about to be seen): a download policy orders the link by it.
+    func preloadOrder(_ cards: [(card: String, urgent: Bool)])
 }
 
 extension FeedPerformers {
-    package func preloadOrder(_ cards: [String]) {}
+    package func preloadOrder(_ cards: [(card: String, urgent: Bool)]) {}
 }
 
 /// The real performers: players with decoders from one `DecoderPool`, every read through the
@@ -70,8 +70,8 @@ package struct PlaybackPerformers: FeedPerformers {
     let playerOptions: PlayerOptions
     let pictures: Bool
     let sound: SoundOptions?
-    /// The session's link under `scheduler.policy`: the players' segments (and under today's
-    /// policy the prefetch jobs') go through it.
+    /// The session's link under `scheduler.policy`: the players' and the prefetch jobs' segments
+    /// go through it.
     let desk: LinkDesk
 
     /// `threadName` tags the players' threads (`DedicatedThread.running(prefix:)`).
@@ -111,9 +111,7 @@ package struct PlaybackPerformers: FeedPerformers {
 
     package func makePrefetch(onEvent: @escaping @Sendable (PrefetchEvent, FeedInput?) -> Void) -> FeedPrefetch? {
         guard config.prefetch.enabled, let cacheFactory else { return nil }
-        // Today's policy grants the jobs' segments; the link scheduler does not seat them yet
-        // (docs/download-wiring.md): they read as they plan.
-        return FeedPrefetch(config: config, factory: cacheFactory, desk: desk.grantsAsked ? desk : nil, onEvent: onEvent)
+        return FeedPrefetch(config: config, factory: cacheFactory, desk: desk, onEvent: onEvent)
     }
 
     package func decoders() async -> SessionSummary.Decoders {
@@ -127,5 +125,5 @@ package struct PlaybackPerformers: FeedPerformers {
     package var bandwidthMeter: BandwidthMeter? { factory.bandwidthMeter }
     package var hasCache: Bool { cacheFactory != nil }
 
-    package func preloadOrder(_ cards: [String]) { desk.setOrder(cards) }
+    package func preloadOrder(_ cards: [(card: String, urgent: Bool)]) { desk.setOrder(cards) }
 }

@@ -86,7 +86,7 @@ package final class FeedPrefetch: Sendable {
         // The session's players decode video only: audio renditions would be fetched for nothing.
         var seats: (@Sendable (String?) -> (any SegmentTurns)?)?
         if let desk {
-            seats = { tag -> (any SegmentTurns)? in desk.seat(card: tag ?? "") }
+            seats = { tag -> (any SegmentTurns)? in desk.seat(card: tag ?? "", prefetch: true) }
         }
         let prefetcher = Prefetcher(factory: factory, config: config, includeAudio: false, seats: seats)
         self.prefetcher = prefetcher

@@ -3,15 +3,17 @@ import Logging
 import ReelCore
 import ReelFeed
 import ReelNet
+import Synchronization
 
 /// The session's link under one download policy (`scheduler.policy=scheduler`): every play with
 /// a ladder joins through its `Seat`, its demuxer asks for a turn before each segment, and the
 /// desk asks the policy with the plays as a `LinkState` (the playing ones first, then in the
 /// feed's preload order). A segment the policy asks for goes to its play when the demuxer waits
 /// at it, else is fetched into the cache ahead of the demuxer (a fill); at most
-/// `scheduler.maxTransfers` are on the link at once. Under today's policy the prefetch jobs take
-/// seats too and every segment is granted as its reader asks; under the link scheduler cards
-/// without a player are not in the state yet (their prefetch reads as it plans).
+/// `scheduler.maxTransfers` are on the link at once. Prefetch jobs take seats too: under today's
+/// policy every segment is granted as its reader asks; under the link scheduler a job reads the
+/// card's manifests and init section and leaves its seat behind, and the scheduler fills the
+/// segments it wants of the card until the card leaves the preload order or mounts.
 /// docs/download-wiring.md.
 ///
 /// The policy is asked on the thread that asks for a turn, under the desk's lock (a decision
@@ -26,14 +28,22 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     private let poll: Duration = .milliseconds(100)
     private var plays: [Int: Play] = [:]
     private var nextSeat = 0
-    /// The feed's preload order (the coordinator's queue: urgent first, then by rank).
+    /// The feed's preload order (the coordinator's queue: urgent first, then by rank), and the
+    /// cards in it the user is about to see.
     private var order: [String] = []
+    private var urgent: Set<String> = []
     /// When the policy asked to be asked again.
     private var wake: ContinuousClock.Instant?
+    /// Seats that left, taken in at the desk's next step under its lock. A play's controller can
+    /// go away on a thread that holds the lock (its last reference dropped by a probe or a cache
+    /// test the desk called), so leaving never waits for the lock.
+    private let departures = Mutex<[Int]>([])
 
     /// One play as the desk keeps it.
     private struct Play {
         let card: String
+        /// A prefetch job's seat (a card without a player), not a player's.
+        let prefetch: Bool
         /// Controller variant indices of the ladder the policy sees, lowest bitrate first.
         var ladder: [Int]
         var bitrates: [Int]
@@ -63,9 +73,8 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         }
     }
 
-    /// Whether the policy grants what each reader asks (today's): prefetch jobs then take seats
-    /// too, and players ask their adaptive rule first. The link scheduler does not order the
-    /// prefetch jobs yet.
+    /// Whether the policy grants what each reader asks (today's): players then ask their
+    /// adaptive rule first, and prefetch jobs ask for each segment they plan.
     package let grantsAsked: Bool
 
     package init(policy: any DownloadPolicy, meter: BandwidthMeter?, maxTransfers: Int) {
@@ -80,21 +89,34 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         LinkDesk(policy: DownloadPolicies.make(config), meter: meter, maxTransfers: DownloadPolicies.maxTransfers(config))
     }
 
-    /// A seat for the next play of `card`.
-    package func seat(card: String) -> Seat {
+    /// A seat for the next play of `card`, or for a prefetch job of it.
+    package func seat(card: String, prefetch: Bool = false) -> Seat {
         locked {
             nextSeat += 1
-            return Seat(desk: self, id: nextSeat, card: card)
+            return Seat(desk: self, id: nextSeat, card: card, prefetch: prefetch)
         }
     }
 
-    /// The feed's preload order changed.
-    package func setOrder(_ cards: [String]) {
+    /// The feed's preload order changed: the cards the user may reach, nearest first, and
+    /// whether each is about to be seen. Under a policy that fills, a prefetch seat whose card
+    /// left the order leaves.
+    package func setOrder(_ cards: [(card: String, urgent: Bool)]) {
         locked {
-            guard cards != order else { return }
-            order = cards
+            let names = cards.map(\.card)
+            guard names != order || Set(cards.filter(\.urgent).map(\.card)) != urgent else { return }
+            order = names
+            urgent = Set(cards.filter(\.urgent).map(\.card))
+            if !grantsAsked {
+                let wanted = Set(names)
+                for (id, play) in plays where play.prefetch && !wanted.contains(play.card) { remove(id) }
+            }
             decide()
         }
+    }
+
+    /// Lets seat `id` go: its fills stop, its waiting reader goes on. Under the lock.
+    private func remove(_ id: Int) {
+        plays.removeValue(forKey: id)?.cancellation.cancel()
     }
 
     /// One play's place at the desk.
@@ -102,6 +124,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         let desk: LinkDesk
         let id: Int
         let card: String
+        let prefetch: Bool
 
         package var grantsAsked: Bool { desk.grantsAsked }
 
@@ -110,8 +133,10 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                           fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))?) {
             let positions = ladder.indices.filter { ladder[$0] > 0 || $0 == start }.sorted { ladder[$0] < ladder[$1] }
             desk.locked {
-                desk.plays[id] = Play(card: card, ladder: positions, bitrates: positions.map { ladder[$0] }, durations: durations,
-                                      probe: probe, cached: cached, fill: fill)
+                // A card's player, or a newer prefetch job of it, takes over from its prefetch seat.
+                for (other, play) in desk.plays where play.prefetch && play.card == card { desk.remove(other) }
+                desk.plays[id] = Play(card: card, prefetch: prefetch, ladder: positions, bitrates: positions.map { ladder[$0] },
+                                      durations: durations, probe: probe, cached: cached, fill: fill)
                 desk.decide()
             }
         }
@@ -134,23 +159,28 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         }
 
         package func leave() {
-            desk.locked {
-                guard let play = desk.plays.removeValue(forKey: id) else { return }
-                play.cancellation.cancel()
-                desk.decide()
-            }
+            desk.departures.withLock { $0.append(id) }
+            // Waiting readers take the departure in (and the policy is asked again) at once.
+            desk.condition.broadcast()
         }
     }
 
     private func locked<T>(_ body: () -> T) -> T {
         condition.lock()
         defer { condition.unlock() }
+        takeDepartures()
         return body()
+    }
+
+    /// Lets the seats that left go. Under the lock.
+    private func takeDepartures() {
+        for id in departures.withLock({ list in defer { list.removeAll() }; return list }) { remove(id) }
     }
 
     private func turn(_ id: Int, segment index: Int, proposed: Int, cancellation: Cancellation) -> Int {
         condition.lock()
         defer { condition.unlock() }
+        takeDepartures()
         guard var play = plays[id] else { return proposed }
         // Fetched already (a fill, or handed out ahead): read it from the cache (a fill on its
         // way is followed to its end by the cache).
@@ -183,6 +213,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     /// its answers. Under the lock.
     private func decide() {
         defer { condition.broadcast() }
+        takeDepartures()
         var asked = 0
         while plays.values.reduce(0, { $0 + $1.onLink }) < maxTransfers, asked < 32 {
             asked += 1
@@ -275,7 +306,9 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                 downloaded: play.variants.count, downloadedVariants: play.variants, segmentDurations: play.durations,
                 bitrates: play.bitrates,
                 sizes: play.bitrates.map { bitrate in play.durations.map { Int(Double(bitrate) * $0 / 8) } },
-                reachProbability: 1, stalls: entry.head?.stalls ?? 0,
+                // A player's card is mounted; a prefetch seat's is reached for certain when it is
+                // about to be seen, else the policy's own guess.
+                reachProbability: !play.prefetch || urgent.contains(play.card) ? 1 : nil, stalls: entry.head?.stalls ?? 0,
                 asks: play.waiting.map { SegmentRequest(video: video, segment: $0, variant: play.ladder.firstIndex(of: play.proposed) ?? 0) }))
             seats[video] = entry.id
         }

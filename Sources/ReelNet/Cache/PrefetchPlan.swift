@@ -19,10 +19,12 @@ public struct PrefetchPlan: Sendable {
     public var manifests: [TransferMetrics]
     /// What to fetch, in play order.
     public var items: [DataSpec]
-    /// The chosen variant's segments: each one's seconds, its bitrate (bits per second, 0 when
-    /// the manifest does not say), and the index of each by cache key.
+    /// The chosen variant's segments, all of them (not only the amount planned): each one's
+    /// seconds, its bitrate (bits per second, 0 when the manifest does not say), each one's
+    /// request, and the index of each by cache key.
     public var segmentDurations: [Double] = []
     public var bitrate = 0
+    public var segmentSpecs: [DataSpec] = []
     public var segmentIndex: [String: Int] = [:]
 
     /// Plans the first `segments` segments of `url` (a media file: the whole file), its manifests
@@ -58,6 +60,11 @@ public struct PrefetchPlan: Sendable {
                 plan.segmentDurations = playlist.segments.map(\.duration)
                 plan.bitrate = (resolved.bitrateKbps ?? 0) * 1000
                 plan.segmentIndex = Dictionary(playlist.segments.enumerated().map { ($1.dataSpec.cacheKey, $0) }) { first, _ in first }
+                var hints = cmcd
+                hints?.bitrateKbps = resolved.bitrateKbps
+                hints?.topBitrateKbps = resolved.topBitrateKbps
+                plan.segmentSpecs = Self.specs(playlist, segments: playlist.segments.count, hints: hints)
+                    .filter { plan.segmentIndex[$0.cacheKey] != nil }
             }
             var seen: Set<String> = []
             for playlist in [resolved.playlist, resolved.audioPlaylist].compactMap({ $0 }) {

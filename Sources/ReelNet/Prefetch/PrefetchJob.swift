@@ -52,11 +52,13 @@ struct PrefetchJob: Sendable {
                                              cmcd: cmcd)
             bytes += plan.manifests.reduce(0) { $0 + $1.bytes - $1.cacheHitBytes }
             var outcome = PrefetchOutcome(url: url, variant: plan.variant, manifests: plan.manifests.map(PrefetchOutcome.Item.init))
-            if let turns {
-                turns.join(ladder: [plan.bitrate], durations: plan.segmentDurations, start: 0, probe: { nil }, cached: { _, _ in false },
-                           fill: nil)
-            }
-            defer { turns?.leave() }
+            // Under a policy that decides for itself (the link scheduler) the job reads the
+            // manifests and init sections only: its seat stays after it, and the policy fills the
+            // segments it wants (the desk lets the seat go when the card leaves the preload order
+            // or mounts). Under today's each segment it reads asks for its turn.
+            let decides = turns.map { !$0.grantsAsked } ?? false
+            if let turns, !plan.segmentDurations.isEmpty { join(turns, plan: plan, fills: decides) }
+            defer { if !decides { turns?.leave() } }
             // What this run fetched, by cache key: checked at the end to be stored.
             var fetched: [(key: String, item: PrefetchOutcome.Item)] = []
             for (manifest, item) in zip(plan.manifests, outcome.manifests) where manifest.bytes > manifest.cacheHitBytes {
@@ -89,6 +91,7 @@ struct PrefetchJob: Sendable {
                     continue
                 }
                 let segment = plan.segmentIndex[spec.cacheKey]
+                if decides, segment != nil { continue }
                 if let turns, let segment {
                     _ = turns.turn(segment: segment, previous: 0, proposed: 0, cancellation: cancellation)
                     if cancellation.isCancelled { return Result(end: .stopped, networkBytes: bytes, outcome: outcome) }
@@ -137,6 +140,29 @@ struct PrefetchJob: Sendable {
             let retriable = Self.retriable(failure) || (failure.code == .offline && !sharesOfflineReachability)
             return Result(end: .failed(retriable: retriable), networkBytes: bytes, error: failure)
         }
+    }
+
+    /// Takes the job's seat at the session's download policy: its one variant, its segments, what
+    /// is cached, and (when the policy fills) a fill that reads a segment into the cache.
+    private func join(_ turns: any SegmentTurns, plan: PrefetchPlan, fills: Bool) {
+        let specs = plan.segmentSpecs
+        let cache = factory.cache
+        let cached: @Sendable (Int, Int) -> Bool = { _, segment in
+            guard specs.indices.contains(segment), case .complete = cache.status(of: specs[segment].cacheKey) else { return false }
+            return true
+        }
+        let (factory, onFetch, url) = (self.factory, self.onFetch, self.url)
+        let fill: @Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double) = { _, segment, cancellation in
+            guard specs.indices.contains(segment) else {
+                throw ReelError(.internalFailure, "no segment \(segment) of '\(url.absoluteString)'")
+            }
+            onFetch(specs[segment].cacheKey)
+            let began = ContinuousClock.now
+            let bytes = try factory.fetch(specs[segment], cancellation: cancellation, limit: 256 << 20)
+            return (bytes.count, (ContinuousClock.now - began).seconds)
+        }
+        turns.join(ladder: [plan.bitrate], durations: plan.segmentDurations, start: 0, probe: { nil }, cached: cached,
+                   fill: fills ? fill : nil)
     }
 
     /// Failures of the network worth another try later (the transfer engine has already
