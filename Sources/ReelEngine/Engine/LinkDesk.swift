@@ -79,7 +79,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
 
     package init(policy: any DownloadPolicy, meter: BandwidthMeter?, maxTransfers: Int) {
         self.policy = policy
-        grantsAsked = policy is TodayPolicy
+        grantsAsked = policy.readsOnlyAsks
         self.meter = meter
         self.maxTransfers = max(1, maxTransfers)
     }

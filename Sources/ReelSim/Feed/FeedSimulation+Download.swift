@@ -69,10 +69,7 @@ extension FeedSimulation {
 
     /// The player of `card` whose own rules ask for exactly that segment at that variant, if any.
     private func askerOf(card: String, segment: Int, variant: Int) -> PlayerID? {
-        players.keys.sorted().first { id in
-            guard let player = players[id] else { return false }
-            return player.card == card && player.asks == variant && player.downloaded == segment && !player.fetching && !player.stopped
-        }
+        readerOfNext(card: card, segment: segment).flatMap { players[$0]?.asks == variant ? $0 : nil }
     }
 
     /// The variant the prefetch job of `card` asks its next segment at, if it asks.
@@ -82,8 +79,7 @@ extension FeedSimulation {
 
     /// The prefetch job of `card` asking for exactly that segment at that variant, if any.
     private func jobAsking(card: String, segment: Int, variant: Int) -> PrefetchRequestID? {
-        guard let id = requestOfCard[card], let request = requests[id], request.running, request.asks == variant,
-              request.segment == segment else { return nil }
+        guard jobAsks(card) == variant, let id = requestOfCard[card], requests[id]?.segment == segment else { return nil }
         return id
     }
 
@@ -151,10 +147,10 @@ extension FeedSimulation {
                 player.asks.flatMap { asked in ladder.firstIndex(of: asked) }
                     .map { SegmentRequest(video: entry.card, segment: player.downloaded, variant: $0) }
             }
-            let asks = playerAsks ?? requestOfCard[entry.card].flatMap { id in
-                requests[id].flatMap { request in
-                    request.asks.flatMap { asked in ladder.firstIndex(of: asked) }
-                        .map { SegmentRequest(video: entry.card, segment: request.segment, variant: $0) }
+            let asks = playerAsks ?? jobAsks(entry.card).flatMap { asked in
+                ladder.firstIndex(of: asked).flatMap { position in
+                    requestOfCard[entry.card].flatMap { requests[$0] }
+                        .map { SegmentRequest(video: entry.card, segment: $0.segment, variant: position) }
                 }
             }
             let distance = playingCards.isEmpty ? index : (isPlaying ? 0 : index - playingCards.count + 1)
