@@ -89,6 +89,33 @@ struct SimulateDownloadPolicyTests {
         #expect(!Self.differences(summary, try Self.summary(today.stdout)).isEmpty)
     }
 
+    @Test("on a 3g link the scheduler drops a carousel to the cards the link carries rather than stall them all, and loads every thumbnail today's loads")
+    func aWeakLinkNarrowsTheCarousel() async throws {
+        let folder = try makeScratchFolder("reel-sim-narrow")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var stalled: [String: Double] = [:]
+        var thumbnails: [String: Set<String>] = [:]
+        var narrowed: [String: Int] = [:]
+        for policy in ["today", "scheduler"] {
+            let events = folder.appendingPathComponent("\(policy).jsonl").path
+            let result = try await ReelProcess.run(Self.simulate(pattern: "carousel", seed: 1, profile: "3g", feed: "video-feed.json",
+                                                                 ["--set", "scheduler.policy=\(policy)", "--events", events]))
+            #expect(result.status == 0, "\(result.output)")
+            let stalls = try #require(try Self.summary(result.stdout)["stalls"] as? [String: Any])
+            stalled[policy] = try #require(stalls["totalMs"] as? Double)
+            let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
+            let parsed = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            narrowed[policy] = parsed.filter { $0["type"] as? String == "playStop" && $0["detail"] as? String == "narrowed" }.count
+            thumbnails[policy] = Set(parsed.compactMap { $0["type"] as? String == "fetch" && $0["origin"] as? String == "thumbnail" ? $0["card"] as? String : nil })
+            let check = try await ReelProcess.run(["feed", "check-events", events, "--json"])
+            #expect(check.status == 0, "\(policy): \(check.output)")
+        }
+        #expect(narrowed["today"] == 0)
+        #expect((narrowed["scheduler"] ?? 0) > 0, "no carousel card was stopped for the link")
+        #expect(try #require(stalled["scheduler"]) < (try #require(stalled["today"])), "\(stalled)")
+        #expect(thumbnails["scheduler"] == thumbnails["today"] && thumbnails["today"]?.isEmpty == false, "\(thumbnails)")
+    }
+
     /// Segment transfers from the network (not from the cache) in an events file, as intervals.
     static func segmentTransfers(_ path: String) throws -> [(start: Double, end: Double)] {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line in

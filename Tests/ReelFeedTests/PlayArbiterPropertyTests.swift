@@ -60,9 +60,25 @@ struct PlayArbiterPropertyTests {
         var laps = [Int](repeating: 0, count: 7)
 
         var events = 0
+        // What the link carries (`linkCarries`), changed now and then as a download policy would.
+        var carried: Int?
         for step in 0..<Self.steps {
             tenths += [0, 1, 5, 10, 20][Int(random.next() % 5)]
             let time = Double(tenths) / 10
+            if random.unit() < 0.03 {
+                carried = [nil, 1, 2][Int(random.next() % 3)]
+                let actions = policy.linkCarries(carried, at: time)
+                for action in actions {
+                    if case .revoke(let revocation) = action { reasons.insert(revocation.reason) }
+                }
+                grants += actions.filter { if case .grant = $0 { true } else { false } }.count
+                var problems = facts.facts(forLinkActions: actions, at: time).flatMap { checker.record($0).map(\.description) }
+                problems += Self.invariantProblems(policy, actions: actions, tracked: facts.playing, carried: carried)
+                if !problems.isEmpty {
+                    Issue.record("seed \(seed), lowEnd \(lowEnd), step \(step): the link carries \(carried.map(String.init) ?? "all"): \(problems.joined(separator: "; ")) after \(actions.map(\.brief))")
+                    return
+                }
+            }
             let kind = Self.pickKind(&random)
             let playingNow = policy.playing
             let card = [.ended, .previewElapsed, .userPause].contains(kind) && !playingNow.isEmpty && random.unit() < 0.8
@@ -86,7 +102,7 @@ struct PlayArbiterPropertyTests {
                 for fact in facts.facts(for: event, actions: actions) {
                     problems += checker.record(fact).map(\.description)
                 }
-                problems += Self.invariantProblems(policy, actions: actions, tracked: facts.playing)
+                problems += Self.invariantProblems(policy, actions: actions, tracked: facts.playing, carried: carried)
                 if !problems.isEmpty {
                     let log = recent.map { "\($0.0): t=\(JSONWriter.number($0.1.time)) \($0.1.kind.rawValue) \($0.1.card.id) -> \($0.2.map(\.brief))" }
                     Issue.record("""
@@ -105,7 +121,9 @@ struct PlayArbiterPropertyTests {
         print("seed \(seed) lowEnd \(lowEnd): \(events) events, \(grants) grants, \(laps.reduce(0, +)) widget laps")
         // The run must have exercised every way a play ends (low-end has nothing to yield to).
         #expect(grants > 80, "seed \(seed): only \(grants) grants in \(events) events")
-        let expected = Set(PlayStopReason.allCases).subtracting(lowEnd ? [.yielded] : [])
+        // Nothing is narrowed where one card plays at a time.
+        let one = lowEnd || parameters.limit(for: .carousel) == 1
+        let expected = Set(PlayStopReason.allCases).subtracting((lowEnd ? [.yielded] : []) + (one ? [.narrowed] : []))
         #expect(reasons == expected, "seed \(seed): revocation reasons seen \(reasons.map(\.rawValue).sorted())")
     }
 
@@ -119,9 +137,11 @@ struct PlayArbiterPropertyTests {
     }
 
     /// Invariants stronger than the checker's, read from the policy's state.
-    static func invariantProblems(_ policy: PlayPolicy, actions: [PlayAction], tracked: Set<String>) -> [String] {
+    /// `carried`: the playing cards the link carries (`linkCarries`); a user's plays may exceed it.
+    static func invariantProblems(_ policy: PlayPolicy, actions: [PlayAction], tracked: Set<String>, carried: Int?) -> [String] {
         var problems: [String] = []
         let parameters = policy.parameters
+        func limit(_ type: WidgetType) -> Int { min(parameters.limit(for: type), carried.map { max(1, $0) } ?? .max) }
         let statuses = policy.cards
         let playing = statuses.filter(\.isPlaying)
         let waiting = policy.waiting
@@ -133,6 +153,9 @@ struct PlayArbiterPropertyTests {
         }
         if let first = playing.first, playing.count > parameters.limit(for: first.card.widgetType) {
             problems.append("over the limit: \(playing.map(\.card.id))")
+        }
+        if let first = playing.first, playing.count > limit(first.card.widgetType), playing.contains(where: { !$0.userIntent }) {
+            problems.append("autoplays past what the link carries: \(playing.map(\.card.id))")
         }
         for status in playing {
             if status.heldByUser { problems.append("\(status.card.id) plays while held by the user") }
@@ -164,7 +187,7 @@ struct PlayArbiterPropertyTests {
         }
         let own = waiting.filter { $0.widgetID == widget.widgetID }
         if !own.isEmpty {
-            if playing.count < parameters.limit(for: widget.widgetType) {
+            if playing.count < limit(widget.widgetType) {
                 problems.append("\(widget.widgetID) has room but \(own.map(\.id)) wait")
             }
             if !leaving.isEmpty { problems.append("leaving \(leaving.map(\.card.id)) kept while \(own.map(\.id)) wait") }
@@ -191,6 +214,14 @@ struct FactBuilder {
 
     init(lowEnd: Bool) {
         self.lowEnd = lowEnd
+    }
+
+    /// The facts of what the arbiter did when the link's bound changed (no card event).
+    mutating func facts(forLinkActions actions: [PlayAction], at time: Double) -> [PlayFact] {
+        actions.map { action in
+            if case .grant = action { playing.insert(action.card.id) } else { playing.remove(action.card.id) }
+            return action.fact
+        }
     }
 
     mutating func facts(for event: PlayEvent, actions: [PlayAction]) -> [PlayFact] {

@@ -27,6 +27,23 @@ struct PlayArbiterRulesTests {
         #expect(d.waiting == cards.dropFirst(limit).map(\.id))
     }
 
+    @Test("a link that carries fewer cards stops the carousel's latest ones; a user's play stays, and they start again once it carries more")
+    func linkCarriesFewer() {
+        var d = PolicyDriver()
+        let cards = (0..<3).map { TestCards.carousel(4, $0) }
+        #expect(d.send(.ready, cards) == ["+c4/0", "+c4/1", "+c4/2"])
+        #expect(d.policy.linkCarries(1, at: 10).map(\.brief) == ["-c4/2 narrowed", "-c4/1 narrowed"])
+        #expect(d.playing == ["c4/0"])
+        #expect(d.waiting == ["c4/1", "c4/2"], "narrowed cards wait; they are not watched")
+        #expect(d.send(.ready, cards[1]) == [], "nothing starts past what the link carries")
+        #expect(d.policy.linkCarries(2, at: 11).map(\.brief) == ["+c4/1"])
+        #expect(d.policy.linkCarries(nil, at: 12).map(\.brief) == ["+c4/2"])
+        // A user's play outranks the bound: it plays, the autoplaying cards give way.
+        #expect(d.policy.linkCarries(1, at: 13).map(\.brief) == ["-c4/2 narrowed", "-c4/1 narrowed"])
+        #expect(d.send(.userPlay, cards[2]) == ["-c4/0 preempted user", "+c4/2 user"])
+        #expect(d.policy.linkCarries(0, at: 14).isEmpty, "the link always carries one")
+    }
+
     @Test("the default limits come from playback.*.maxSimultaneous")
     func configLimits() throws {
         #expect(PlayParameters(config: try Fixtures.config()) == .standard)

@@ -227,6 +227,10 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                 // Today's waits for the next play that asks.
                 wake = until.isFinite ? began + .seconds(max(0, until)) : nil
                 return
+            case .fetchThumbnail:
+                // The desk shows the policy no thumbnail (they load as the coordinator asks).
+                wake = .now + poll
+                return
             case .fetch(let request):
                 guard let id = seats[request.video], var play = plays[id], request.segment == play.variants.count,
                       play.ladder.indices.contains(request.variant), request.segment < play.durations.count else {

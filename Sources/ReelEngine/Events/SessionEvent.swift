@@ -153,7 +153,7 @@ public struct SessionEvent: Sendable, Equatable {
         case .paused, .userPaused: "paused"
         case .ended: "ended"
         case .preview: "preview"
-        case .unmounted, .yielded, .preempted: "revoked"
+        case .unmounted, .yielded, .preempted, .narrowed: "revoked"
         }
     }
 }

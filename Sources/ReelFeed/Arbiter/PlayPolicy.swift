@@ -11,6 +11,8 @@ import ReelCore
 ///   another widget once all of its widget's cards are leaving), else plays on.
 /// - A user's play outranks autoplay; a user's pause holds the card until a play or an unmount.
 /// - Low-end: nothing autoplays and at most one card plays.
+/// - The link may carry fewer cards at once than the rules allow (`linkCarries`): the autoplaying
+///   cards beyond that stop, the latest started first, and start again once it carries more.
 ///
 /// docs/arbiter.md gives every rule with its reasons.
 public struct PlayPolicy: Sendable {
@@ -71,6 +73,8 @@ public struct PlayPolicy: Sendable {
     /// Cards whose player sits at the end of the video: a user's replay starts from the beginning.
     private var atEnd: Set<String> = []
     private var grantCount = 0
+    /// Cards the link carries playing at once (`linkCarries`); nil: as many as the rules allow.
+    private var carried: Int?
 
     public init(parameters: PlayParameters) {
         self.parameters = parameters
@@ -122,6 +126,24 @@ public struct PlayPolicy: Sendable {
         return actions
     }
 
+    /// The link carries at most `count` playing cards at once (at least one); nil lifts the
+    /// bound. Autoplaying cards beyond it stop (`narrowed`), the latest started first; a user's
+    /// play stays. Waiting cards start again once the bound rises.
+    public mutating func linkCarries(_ count: Int?, at time: Double) -> [PlayAction] {
+        carried = count.map { max(1, $0) }
+        var actions: [PlayAction] = []
+        if let carried {
+            let granted = sortedEntries.filter { $0.grant != nil }
+            let excess = granted.count - carried
+            let latest = granted.filter { $0.grant?.userIntent == false }.sorted { $0.grant!.sequence > $1.grant!.sequence }
+            for entry in latest.prefix(max(0, excess)) {
+                revoke(entry.card.id, .narrowed, userIntent: false, at: time, into: &actions)
+            }
+        }
+        fill(at: time, into: &actions)
+        return actions
+    }
+
     // MARK: Queries
 
     /// Known cards in feed order.
@@ -152,6 +174,12 @@ public struct PlayPolicy: Sendable {
     }
 
     // MARK: Rules
+
+    /// Cards of one widget of `type` that may play at once: the rules' limit, within what the
+    /// link carries.
+    private func limit(for type: WidgetType) -> Int {
+        min(parameters.limit(for: type), carried ?? .max)
+    }
 
     /// Feed order, ties (one position, two ids, during a relayout) broken by id.
     private var sortedEntries: [Entry] {
@@ -184,7 +212,7 @@ public struct PlayPolicy: Sendable {
                 continue
             }
             if let next = candidates.first(where: { $0.card.widgetID == active.widgetID }) {
-                if granted.count < parameters.limit(for: active.widgetType) {
+                if granted.count < limit(for: active.widgetType) {
                     grant(next.card.id, userIntent: false, at: time, into: &actions)
                     continue
                 }
@@ -227,7 +255,7 @@ public struct PlayPolicy: Sendable {
             let kb = (b.grant!.userIntent ? 1 : 0, b.placement == .softRelease ? 0 : 1, b.grant!.sequence)
             return ka < kb
         }
-        let excess = mates.count + 1 - parameters.limit(for: entry.card.widgetType)
+        let excess = mates.count + 1 - limit(for: entry.card.widgetType)
         for victim in victims.prefix(max(0, excess)) {
             revoke(victim.card.id, .preempted, userIntent: true, at: time, into: &actions)
         }

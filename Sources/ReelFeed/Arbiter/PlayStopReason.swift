@@ -15,6 +15,9 @@ public enum PlayStopReason: String, Sendable, Hashable, CaseIterable, Codable {
     case yielded
     /// A user's play elsewhere took its place.
     case preempted
+    /// The link cannot carry it with the cards of its widget playing before it
+    /// (`FeedInput.linkCarries`): it plays again when the link can.
+    case narrowed
 
     /// Whether the card's one play is over: it never autoplays again in the session.
     public var finishesPlay: Bool {

@@ -157,6 +157,9 @@ public struct FeedCoordinator: Sendable {
         case .network(let online):
             isOffline = !online
             updateGate()
+        case .linkCarries(let count):
+            advance(to: time)
+            perform(policy.linkCarries(count, at: self.time))
         case .wake:
             guard !closing else { break }
             advance(to: time)

@@ -34,6 +34,9 @@ public enum FeedInput: Sendable, Equatable {
     case foreground
     /// The network went away or came back: prefetch stops while offline.
     case network(online: Bool)
+    /// The link carries at most this many playing cards at once (the download policy's
+    /// `carries`); nil: as many as the rules allow. A carousel plays fewer on a weak link.
+    case linkCarries(Int?)
     /// A wake-up the coordinator asked for (`FeedAction.wake`) is due.
     case wake
     /// The session ends: every play stops, every card unmounts; nothing new starts.

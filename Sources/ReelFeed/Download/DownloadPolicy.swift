@@ -16,11 +16,17 @@ public protocol DownloadPolicy: Sendable {
     /// Whether it looks at nothing but what readers ask (`VideoState.asks`; today's policy): a
     /// caller may then show it only the videos that ask.
     var readsOnlyAsks: Bool { get }
+    /// How many of the playing videos (a carousel's) the link can carry at once, the first ones
+    /// in the state's order; nil when it carries them all. The feed's rules play at most that
+    /// many (`FeedInput.linkCarries`): on a link too weak for three, one playing beats three
+    /// stalling. A caller asks while several videos play or while it carries fewer.
+    mutating func carries(_ state: LinkState) -> Int?
 }
 
 extension DownloadPolicy {
     public mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {}
     public var readsOnlyAsks: Bool { false }
+    public mutating func carries(_ state: LinkState) -> Int? { nil }
 }
 
 /// One segment of one video at one variant.
@@ -43,6 +49,8 @@ public struct SegmentRequest: Sendable, Hashable, CustomStringConvertible {
 /// What a download policy answers.
 public enum DownloadDecision: Sendable, Hashable {
     case fetch(SegmentRequest)
+    /// The thumbnail of the card with this id (`LinkState.thumbnails`).
+    case fetchThumbnail(String)
     /// Nothing worth fetching now: ask again at this time (seconds on the state's clock), or
     /// sooner if something changes.
     case wait(until: Double)
@@ -60,12 +68,32 @@ public struct LinkState: Sendable {
     /// teaches a policy the user's watch times), then the others in the order the user would
     /// reach them.
     public var videos: [VideoState]
+    /// Thumbnails (a merch card's image) waiting for the link, nearest first.
+    public var thumbnails: [ThumbnailState]
 
-    public init(now: Double, bandwidthBitsPerSecond: Double?, latency: Double, videos: [VideoState]) {
+    public init(now: Double, bandwidthBitsPerSecond: Double?, latency: Double, videos: [VideoState],
+                thumbnails: [ThumbnailState] = []) {
         self.now = now
         self.bandwidthBitsPerSecond = bandwidthBitsPerSecond
         self.latency = latency
         self.videos = videos
+        self.thumbnails = thumbnails
+    }
+}
+
+/// A card's thumbnail waiting for the link: what the user sees of the card before (or instead
+/// of) its video.
+public struct ThumbnailState: Sendable, Hashable {
+    /// The card's id.
+    public var id: String
+    /// Steps from the playing video in the order the user reaches the cards (0: on screen).
+    public var distance: Int
+    public var bytes: Int
+
+    public init(id: String, distance: Int, bytes: Int) {
+        self.id = id
+        self.distance = distance
+        self.bytes = bytes
     }
 }
 

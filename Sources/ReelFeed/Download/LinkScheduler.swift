@@ -102,6 +102,12 @@ public struct LinkScheduler: DownloadPolicy {
     private var learner: RetentionLearner
     /// The playing video at the last decision: its id, playhead and length (seconds).
     private var watching: (id: String, playhead: Double, length: Double)?
+    /// The playing videos the link carries once it could not carry them all, and the lowest
+    /// bitrate of each that wanted to play then, in order (`carries`).
+    private var narrowed: (carries: Int, lowest: [Double])?
+    /// Room a narrowed link needs before it carries one more: the playing videos' lowest
+    /// bitrates and one more, times this.
+    static let widenHeadroom = 1.5
 
     public init(parameters: Parameters = Parameters()) {
         self.parameters = parameters
@@ -136,8 +142,9 @@ public struct LinkScheduler: DownloadPolicy {
 
     public mutating func decide(_ state: LinkState) -> DownloadDecision {
         latency = state.latency
+        let thumbnail = state.thumbnails.min { $0.distance < $1.distance }
         guard let playing = state.videos.first(where: \.isPlaying) ?? state.videos.first else {
-            return .wait(until: state.now + parameters.poll)
+            return thumbnail.map { .fetchThumbnail($0.id) } ?? .wait(until: state.now + parameters.poll)
         }
         learn(playing)
         let link = Link(bandwidth: plannedBandwidth(state), latency: state.latency)
@@ -173,14 +180,23 @@ public struct LinkScheduler: DownloadPolicy {
             }
         }
 
-        // 2. Starts of the videos ahead, nearest first.
+        // 2. Starts of the videos ahead and the thumbnails of cards coming near, nearest first;
+        // a thumbnail waits behind a start as near as its card, and neither may make the playing
+        // video late.
+        func late(_ seconds: Double) -> Bool {
+            guard let next, next.wanted else { return false }
+            return buffered - seconds < next.seconds + parameters.margin
+        }
         let reference = next.map { playing.bitrates[$0.level] } ?? lastBitrate ?? playing.bitrates.first ?? 0
         let ahead = state.videos.filter { $0.distance > playing.distance }.sorted { $0.distance < $1.distance }
         for (index, video) in ahead.enumerated() where !video.isComplete && video.start(of: video.downloaded) < parameters.startMedia - 1e-9 {
+            if let thumbnail, thumbnail.distance < video.distance {
+                if late(link.seconds(thumbnail.bytes)) { break }
+                return .fetchThumbnail(thumbnail.id)
+            }
             let level = parameters.chargesChangeAcrossVideos ? video.variant(near: reference) : bestVariant(video, retention(video), link, prefetched: true)
             let seconds = link.seconds(video.sizes[level][video.downloaded])
-            // It must not make the playing video late.
-            if let next, next.wanted, buffered - seconds < next.seconds + parameters.margin { break }
+            if late(seconds) { break }
             let reach = reachProbability(video, steps: video.distance - playing.distance)
             let chance = reach * retention(video).chance(of: video.start(of: video.downloaded), from: 0)
             let megabits = Double(video.sizes[level][video.downloaded]) * 8 / 1e6
@@ -195,6 +211,7 @@ public struct LinkScheduler: DownloadPolicy {
             }
             return fetch(video, level: level, playing: false)
         }
+        if let thumbnail, !late(link.seconds(thumbnail.bytes)) { return .fetchThumbnail(thumbnail.id) }
 
         // 3. The playing video reads ahead while the link is free and its viewers stay.
         if let next, next.wanted, buffered < parameters.maxBuffer,
@@ -206,6 +223,40 @@ public struct LinkScheduler: DownloadPolicy {
         var wake = parameters.poll
         if let next, next.wanted { wake = min(wake, buffered - next.due - parameters.margin) }
         return .wait(until: state.now + max(0.001, wake))
+    }
+
+    /// How many playing videos (a carousel's) the link carries: once one of them is at risk
+    /// (it stalled, or its buffer is shorter than its next segment takes at the lowest variant),
+    /// the first ones in the state's order whose lowest variants together fit in the planned
+    /// bandwidth, at least one; nil while it carries them all. Once narrowed it carries one more only when the planned
+    /// bandwidth holds the lowest variants of those it carries and the next one it dropped with
+    /// `widenHeadroom` to spare, so a link at the edge does not start and stop a card by turns.
+    public mutating func carries(_ state: LinkState) -> Int? {
+        let bandwidth = plannedBandwidth(state)
+        let playing = state.videos.filter { $0.isPlaying && !$0.isComplete }
+        let lowest = playing.map { Double($0.bitrates.first ?? 0) }
+        if let current = narrowed {
+            let need = current.lowest.prefix(current.carries + 1).reduce(0, +)
+            if bandwidth >= need * Self.widenHeadroom {
+                narrowed = current.carries + 1 >= current.lowest.count ? nil : (current.carries + 1, current.lowest)
+            }
+            return narrowed?.carries
+        }
+        // Only once one of them is at risk: it stalled, or its buffer is shorter than its next
+        // segment takes at the lowest variant (a pessimistic estimate alone stops cards a
+        // link would have carried).
+        let link = Link(bandwidth: bandwidth, latency: state.latency)
+        guard playing.count > 1,
+              playing.contains(where: { $0.stalls > 0 || $0.buffered < link.seconds($0.sizes[0][$0.downloaded]) }) else { return nil }
+        var total = 0.0
+        var fit = 0
+        for bitrate in lowest {
+            total += bitrate
+            guard total <= bandwidth else { break }
+            fit += 1
+        }
+        if fit < playing.count { narrowed = (max(1, fit), lowest) }
+        return narrowed?.carries
     }
 
     /// Requests in flight to give up: those whose video is gone, and those that will arrive so

@@ -23,11 +23,28 @@ extension FeedSimulation {
     /// segments it asked for are on their way (it sees those as fetched), and performs the
     /// answers.
     func scheduleLink() {
+        // Asked while several videos play or the link carries fewer (`DownloadPolicy.carries`).
+        if !downloadPolicy.readsOnlyAsks, !ended, coordinator.phase != .closed,
+           linkCarries != nil || players.values.filter({ $0.playing && !$0.ended && !$0.stopped }).count > 1 {
+            // How many of a carousel's cards the link carries: the feed's rules hear of a change.
+            let carries = downloadPolicy.carries(linkState().0)
+            if carries != linkCarries {
+                linkCarries = carries
+                inbox.append(.linkCarries(carries))
+            }
+        }
         // Today's grants what is asked even as the session ends, as the readers read before.
-        while scheduled.count < maxTransfers, downloadPolicy.readsOnlyAsks || (!ended && coordinator.phase != .closed) {
+        // Thumbnails take no place among `scheduler.maxTransfers` (small, they would crowd out the
+        // segments): the policy orders them, and they wait while the segments fill the link.
+        while scheduled.count < maxTransfers,
+              downloadPolicy.readsOnlyAsks || (!ended && coordinator.phase != .closed) {
             let (state, ladders) = linkState()
-            guard !state.videos.isEmpty else { return }
+            guard !state.videos.isEmpty || !state.thumbnails.isEmpty else { return }
             switch downloadPolicy.decide(state) {
+            case .fetchThumbnail(let card):
+                guard let index = waitingThumbnails.firstIndex(where: { $0.card == card }) else { return }
+                let url = waitingThumbnails.remove(at: index).url
+                loadThumbnail(card, url: url)
             case .wait(let until):
                 // Today's waits for the next reader that asks.
                 guard until.isFinite else { return }
@@ -65,6 +82,24 @@ extension FeedSimulation {
                 }
             }
         }
+    }
+
+    /// Reads the card's thumbnail through the cache.
+    func loadThumbnail(_ card: String, url: URL) {
+        read(url.absoluteString, url: url.absoluteString, kind: .image, bytes: models.media.imageBytes(url, baseURL: baseURL),
+             by: .thumbnail(card))
+    }
+
+    /// A card's thumbnail asked for by the coordinator: at once under today's policy or when
+    /// cached; otherwise it waits for the policy's turn.
+    func thumbnailAsked(_ card: String, url: URL) {
+        let key = url.absoluteString
+        guard schedulerDecides, entries[key]?.complete != true, inFlight[key] == nil else {
+            loadThumbnail(card, url: url)
+            return
+        }
+        waitingThumbnails.append((card, url))
+        scheduleLink()
     }
 
     /// The player of `card` whose own rules ask for exactly that segment at that variant, if any.
@@ -162,7 +197,17 @@ extension FeedSimulation {
                                      reachProbability: entry.urgent ? 1 : nil, stalls: entry.player?.rebuffers ?? 0, asks: asks))
             ladders[entry.card] = (entry.card, stream, ladder)
         }
-        let state = LinkState(now: now, bandwidthBitsPerSecond: Double(estimate), latency: estimator.latency.seconds, videos: videos)
+        // A waiting thumbnail stands where its card does: on its video's place; on screen
+        // (mounted) beside the playing card; else behind every video the policy is shown (a
+        // card near the screen that the preload stages do not expect the user to reach soon).
+        let distances = Dictionary(videos.map { ($0.id, $0.distance) }, uniquingKeysWith: min)
+        let behind = (videos.map(\.distance).max() ?? 0) + 1
+        let thumbnails = waitingThumbnails.map { waiting in
+            let distance = distances[waiting.card] ?? (coordinator.card(waiting.card)?.state.isMounted == true ? 0 : behind)
+            return ThumbnailState(id: waiting.card, distance: distance, bytes: models.media.imageBytes(waiting.url, baseURL: baseURL))
+        }
+        let state = LinkState(now: now, bandwidthBitsPerSecond: Double(estimate), latency: estimator.latency.seconds, videos: videos,
+                              thumbnails: thumbnails)
         return (state, ladders)
     }
 

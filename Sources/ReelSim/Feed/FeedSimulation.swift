@@ -108,6 +108,10 @@ package final class FeedSimulation {
     let maxTransfers: Int
     /// Segments the download policy asked for, on the link, by cache key.
     var scheduled: [String: SegmentRequest] = [:]
+    /// Thumbnails waiting for the policy's turn (under a policy that decides), in the order asked.
+    var waitingThumbnails: [(card: String, url: URL)] = []
+    /// The playing cards the link carries, as the coordinator was last told.
+    var linkCarries: Int?
     var linkWake: (version: Int, at: Double)?
     var linkVersion = 0
     // The user.
@@ -190,12 +194,14 @@ package final class FeedSimulation {
 
     /// Hands the coordinator every input due now, in order, and performs what it asks.
     func drain() {
-        guard !inbox.isEmpty else { return }
+        // Scheduling the link may tell the coordinator something (`linkCarries`): drained too.
         while !inbox.isEmpty {
-            let input = inbox.removeFirst()
-            for action in coordinator.handle(input, at: now) { performAction(action) }
+            while !inbox.isEmpty {
+                let input = inbox.removeFirst()
+                for action in coordinator.handle(input, at: now) { performAction(action) }
+            }
+            scheduleLink()
         }
-        scheduleLink()
     }
 
     package func schedule(_ input: FeedInput, at time: Double) {
@@ -235,8 +241,7 @@ package final class FeedSimulation {
         case .fetchPage(let cursor):
             schedule(.page(api.page(cursor)), at: now + Double(config.pagination.latencyMs) / 1000)
         case .loadThumbnail(let card, let url):
-            read(url.absoluteString, url: url.absoluteString, kind: .image, bytes: models.media.imageBytes(url, baseURL: baseURL),
-                 by: .thumbnail(card))
+            thumbnailAsked(card, url: url)
         case .prefetch(let order):
             prefetch(order)
         case .reprioritize(let card, let category, let rank):

@@ -63,6 +63,9 @@ package struct MMGCPolicyDriver: MMGCDecider, Sendable {
             let action = try self.action(for: request, observation)
             pending = request
             return action
+        case .fetchThumbnail:
+            // The challenge has no thumbnails and the state shows none.
+            return .sleep(ms: Self.maxWaitMs)
         case .wait(let until):
             let wanted = ((until - now) * 1000).rounded()
             return .sleep(ms: wanted.isFinite ? min(max(1, wanted), Self.maxWaitMs) : Self.maxWaitMs)
