@@ -44,6 +44,15 @@ struct FeedEngineLiveTests {
             }
         }
 
+        /// Moves the clock on in 10 ms steps until the engine shows a card playing (its players
+        /// report on their own tasks, which a slow machine may run late), at most to `deadline`.
+        func runUntilPlaying(by deadline: Double) async {
+            while !engine.snapshot.cards.values.contains(where: \.playing), clock.now() < deadline - 1e-9 {
+                manual.advance(by: .milliseconds(10))
+                await engine.settled()
+            }
+        }
+
         /// Scrolls from the current offset to `y` over `seconds` at 60 Hz, easing out as a
         /// finger's drag does.
         func scroll(from start: Double, to y: Double, over seconds: Double, carousel: (id: String, from: Double, to: Double)? = nil) async {
@@ -101,13 +110,14 @@ struct FeedEngineLiveTests {
         await rig.scroll(from: rig.top(of: carousel), to: rig.top(of: carousel), over: 0.5,
                          carousel: (carouselID, 0, min(2 * pitch, rig.layout.maxCarouselOffset(widget: carousel))))
         await rig.run(to: 14)
-        // The app goes to the background for two seconds.
+        // The app goes to the background for two seconds, while a card plays.
+        await rig.runUntilPlaying(by: 20)
         engine.background()
         let background = rig.clock.now()
-        await rig.run(to: 16)
+        await rig.run(to: background + 2)
         engine.foreground()
         let foreground = rig.clock.now()
-        await rig.run(to: 19)
+        await rig.run(to: foreground + 3)
         let outcome = await engine.close()
         let events = outcome.events
 

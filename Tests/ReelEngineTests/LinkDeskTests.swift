@@ -47,6 +47,41 @@ struct LinkDeskTests {
         await BlockingPool.shared.runToEnd(body)
     }
 
+    /// A policy that waits and says the link carries `carried` of the playing plays.
+    struct Carrying: DownloadPolicy {
+        final class Answer: Sendable {
+            let carried = Mutex<Int?>(1)
+        }
+        let name = "carrying"
+        let answer = Answer()
+        mutating func decide(_ state: LinkState) -> DownloadDecision { .wait(until: state.now + 60) }
+        mutating func carries(_ state: LinkState) -> Int? { answer.carried.withLock { $0 } }
+    }
+
+    @Test("the desk tells the engine how many playing cards the link carries when the policy's answer changes, and only then")
+    func theDeskReportsWhatTheLinkCarries() async throws {
+        let policy = Carrying()
+        let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 3)
+        let heard = AsyncStream<Int?>.makeStream()
+        desk.onCarries { heard.continuation.yield($0) }
+        // One playing card: nothing to ask. Two: the policy's answer (1) is reported once.
+        let seats = (0..<3).map { desk.seat(card: "c\($0)") }
+        Self.join(seats[0], playing: true)
+        Self.join(seats[1], playing: true)
+        Self.join(seats[2], playing: true)
+        var answers = heard.stream.makeAsyncIterator()
+        let first = await answers.next()
+        #expect(first == .some(1))
+        // The link carries them all again: reported once, as nil.
+        policy.answer.carried.withLock { $0 = nil }
+        desk.setOrder([(card: "next", urgent: false)])
+        let second = await answers.next()
+        #expect(second == .some(nil))
+        heard.continuation.finish()
+        let rest = await answers.next()
+        #expect(rest == nil, "reported again without a change")
+    }
+
     @Test("a play's segment comes at the policy's variant, mapped from the ladder it sees (lowest first) to the play's own")
     func theVariantIsThePolicys() throws {
         let shown = Mutex<[Int]>([])

@@ -117,6 +117,10 @@ public actor FeedEngine {
         (events, published) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(65_536))
         let sink = self.sink
         prefetch = parameters.prefetchEnabled ? performers.makePrefetch { sink.yield(.prefetch($0, $1)) } : nil
+        if ordersLink {
+            // A carousel plays no more cards than the link carries.
+            performers.onLinkCarries { [clock] count in sink.yield(.feed(.linkCarries(count), at: clock.now())) }
+        }
         Task { await self.start() }
     }
 

@@ -52,10 +52,14 @@ package protocol FeedPerformers: Sendable {
     /// The feed's preload order changed (the cards the user may reach, nearest first, and
     /// whether each is about to be seen): a download policy orders the link by it.
     func preloadOrder(_ cards: [(card: String, urgent: Bool)])
+    /// `report` hears how many playing cards the link carries whenever the download policy's
+    /// answer changes (`DownloadPolicy.carries`; nil: all of them).
+    func onLinkCarries(_ report: @escaping @Sendable (Int?) -> Void)
 }
 
 extension FeedPerformers {
     package func preloadOrder(_ cards: [(card: String, urgent: Bool)]) {}
+    package func onLinkCarries(_ report: @escaping @Sendable (Int?) -> Void) {}
 }
 
 /// The real performers: players with decoders from one `DecoderPool`, every read through the
@@ -126,4 +130,5 @@ package struct PlaybackPerformers: FeedPerformers {
     package var hasCache: Bool { cacheFactory != nil }
 
     package func preloadOrder(_ cards: [(card: String, urgent: Bool)]) { desk.setOrder(cards) }
+    package func onLinkCarries(_ report: @escaping @Sendable (Int?) -> Void) { desk.onCarries(report) }
 }

@@ -38,6 +38,9 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     /// go away on a thread that holds the lock (its last reference dropped by a probe or a cache
     /// test the desk called), so leaving never waits for the lock.
     private let departures = Mutex<[Int]>([])
+    /// Who hears how many playing cards the link carries, and what it heard last.
+    private var reportCarries: (@Sendable (Int?) -> Void)?
+    private var carried: Int?
 
     /// One play as the desk keeps it.
     private struct Play {
@@ -112,6 +115,24 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
             }
             decide()
         }
+    }
+
+    /// `report` hears how many playing cards the link carries whenever the policy's answer
+    /// changes (asked while several play or while it carries fewer).
+    package func onCarries(_ report: @escaping @Sendable (Int?) -> Void) {
+        locked { reportCarries = report }
+    }
+
+    /// Asks the policy how many of the playing plays the link carries and reports a change.
+    /// Under the lock; `report` only yields to the engine's inbox.
+    private func askCarries() {
+        guard let reportCarries, !grantsAsked else { return }
+        let (state, _) = linkState()
+        guard carried != nil || state.videos.filter(\.isPlaying).count > 1 else { return }
+        let carries = policy.carries(state)
+        guard carries != carried else { return }
+        carried = carries
+        reportCarries(carries)
     }
 
     /// Lets seat `id` go: its fills stop, its waiting reader goes on. Under the lock.
@@ -214,6 +235,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     private func decide() {
         defer { condition.broadcast() }
         takeDepartures()
+        askCarries()
         var asked = 0
         while plays.values.reduce(0, { $0 + $1.onLink }) < maxTransfers, asked < 32 {
             asked += 1
@@ -278,11 +300,14 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         }
     }
 
-    /// The plays as the policy sees them, and the seat of each video id. Under the lock.
+    /// The plays as the policy sees them, and the seat of each video id. Under the lock. A
+    /// policy that reads only what is asked (today's) is shown only the plays that ask: every
+    /// segment a demuxer opens comes here, and probing every play for it is work under the lock
+    /// the answer never reads.
     private func linkState() -> (LinkState, [String: Int]) {
         var playing: [(id: Int, head: ABRPlayhead?)] = []
         var others: [(id: Int, head: ABRPlayhead?)] = []
-        for (id, play) in plays {
+        for (id, play) in plays where !grantsAsked || play.waiting != nil {
             let head = play.probe()
             let total = play.durations.reduce(0, +)
             if head?.playing == true, (head?.position?.seconds ?? 0) < total {
