@@ -108,7 +108,7 @@ public actor FeedEngine {
         self.performers = performers
         self.clock = clock
         self.threadName = threadName
-        ordersLink = config.scheduler.policy != "today"
+        ordersLink = DownloadPolicies.decides(config)
         let parameters = FeedCoordinator.Parameters(config: config, baseURL: source.baseURL, hasCache: performers.hasCache)
         coordinator = FeedCoordinator(config: config, parameters: parameters, screen: screen)
         building = FeedSnapshot(layout: coordinator.controller.layout, model: coordinator.controller.model)

@@ -169,12 +169,8 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         package func arrived(segment index: Int, bytes: Int, seconds: Double) {
             desk.locked {
                 guard var play = desk.plays[id], play.reading.remove(index) != nil else { return }
-                play.learnBitrate(segment: index, bytes: bytes)
+                desk.heard(&play, segment: index, bytes: bytes, seconds: seconds)
                 desk.plays[id] = play
-                if bytes > 0, play.variants.indices.contains(index) {
-                    desk.policy.downloaded(SegmentRequest(video: card, segment: index, variant: play.variants[index]),
-                                           bytes: bytes, seconds: seconds)
-                }
                 desk.decide()
             }
         }
@@ -274,6 +270,16 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         }
     }
 
+    /// A segment of `play` came over the link (read by its demuxer or filled into the cache):
+    /// the play learns its bitrate if it had none, and the policy hears its bytes and time.
+    /// Under the lock.
+    private func heard(_ play: inout Play, segment: Int, bytes: Int, seconds: Double) {
+        play.learnBitrate(segment: segment, bytes: bytes)
+        guard bytes > 0, play.variants.indices.contains(segment) else { return }
+        policy.downloaded(SegmentRequest(video: play.card, segment: segment, variant: play.variants[segment]), bytes: bytes,
+                          seconds: seconds)
+    }
+
     /// Fetches segment `segment` at controller variant `variant` into the cache on a blocking
     /// thread; its arrival frees its place on the link and teaches the policy.
     private func startFill(_ id: Int, fill: @escaping @Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double),
@@ -284,11 +290,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                 guard var play = plays[id], play.filling.remove(segment) != nil else { return }
                 switch result {
                 case .success(let fetched):
-                    play.learnBitrate(segment: segment, bytes: fetched.bytes)
-                    if fetched.bytes > 0, play.variants.indices.contains(segment) {
-                        policy.downloaded(SegmentRequest(video: play.card, segment: segment, variant: play.variants[segment]),
-                                          bytes: fetched.bytes, seconds: fetched.seconds)
-                    }
+                    heard(&play, segment: segment, bytes: fetched.bytes, seconds: fetched.seconds)
                 case .failure(let error):
                     // The demuxer asks for it again when it comes to it.
                     ReelLog.abr.info("scheduled fetch of segment \(segment) of card '\(play.card)' failed: \(error)")

@@ -159,6 +159,7 @@ extension FeedSimulation {
         guard var request = requests[id] else { return }
         if let key = request.currentKey { abandon(key, by: .prefetch(id)) }
         request.currentKey = nil
+        request.asks = nil
         request.running = false
         requests[id] = request
         performPrefetch(prefetchPolicy.jobEnded(id, .stopped))

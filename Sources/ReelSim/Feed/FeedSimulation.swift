@@ -135,7 +135,7 @@ package final class FeedSimulation {
         preroll = config.playback.prerollFirstFrame
         prefetchPolicy = PrefetchPolicy(limits: PrefetchPolicy.Limits(config))
         downloadPolicy = DownloadPolicies.make(config)
-        schedulerDecides = config.scheduler.policy == "scheduler"
+        schedulerDecides = DownloadPolicies.decides(config)
         maxTransfers = DownloadPolicies.maxTransfers(config)
     }
 
