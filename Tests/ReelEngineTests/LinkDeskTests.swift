@@ -82,6 +82,28 @@ struct LinkDeskTests {
         #expect(rest == nil, "reported again without a change")
     }
 
+    @Test("a card the play rules granted is a playing video for the policy from its grant, before its player shows a frame or has a probe")
+    func aGrantedPlayIsPlaying() throws {
+        let shown = Mutex<[String]>([])
+        let policy = Scripted { state in
+            shown.withLock { $0 = state.videos.filter(\.isPlaying).map(\.id) }
+            return .wait(until: state.now + 60)
+        }
+        let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 3)
+        // A player opening its first segment has no probe yet (nil), another is mounted and paused.
+        desk.seat(card: "opening").join(ladder: [300_000], durations: [2, 2], start: 0, probe: { nil }, cached: { _, _ in false },
+                                        fill: nil)
+        Self.join(desk.seat(card: "paused"), playing: false)
+        #expect(shown.withLock { $0 }.isEmpty)
+        desk.setPlaying(["opening"])
+        #expect(shown.withLock { $0 } == ["opening"])
+        // A prefetch seat of a granted card is not its play.
+        let prefetch = desk.seat(card: "ahead", prefetch: true)
+        Self.join(prefetch, playing: false)
+        desk.setPlaying(["opening", "ahead"])
+        #expect(shown.withLock { $0 } == ["opening"])
+    }
+
     @Test("a play's segment comes at the policy's variant, mapped from the ladder it sees (lowest first) to the play's own")
     func theVariantIsThePolicys() throws {
         let shown = Mutex<[Int]>([])

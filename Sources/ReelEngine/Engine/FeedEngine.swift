@@ -39,6 +39,8 @@ public actor FeedEngine {
     /// Whether a download policy orders the link (`scheduler.policy`): it hears the preload order.
     private let ordersLink: Bool
     private var preloadOrder: [(card: String, urgent: Bool)] = []
+    /// The granted cards, as the performers were last told (under a policy that decides).
+    private var playingCards: Set<String> = []
     private var recorder = SessionRecorder()
     private var prefetch: FeedPrefetch?
     private var players: [PlayerID: any FeedPlayer] = [:]
@@ -278,6 +280,11 @@ public actor FeedEngine {
             if !order.elementsEqual(preloadOrder, by: { $0 == $1 }) {
                 preloadOrder = order
                 performers.preloadOrder(order)
+            }
+            let playing = coordinator.playingCards
+            if playing != playingCards {
+                playingCards = playing
+                performers.playingCards(playing)
             }
         }
     }

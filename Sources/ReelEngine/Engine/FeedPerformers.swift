@@ -52,6 +52,9 @@ package protocol FeedPerformers: Sendable {
     /// The feed's preload order changed (the cards the user may reach, nearest first, and
     /// whether each is about to be seen): a download policy orders the link by it.
     func preloadOrder(_ cards: [(card: String, urgent: Bool)])
+    /// The cards the play rules granted changed (a play counts from its grant, before its first
+    /// frame): a download policy serves them as playing.
+    func playingCards(_ cards: Set<String>)
     /// `report` hears how many playing cards the link carries whenever the download policy's
     /// answer changes (`DownloadPolicy.carries`; nil: all of them).
     func onLinkCarries(_ report: @escaping @Sendable (Int?) -> Void)
@@ -60,6 +63,7 @@ package protocol FeedPerformers: Sendable {
 extension FeedPerformers {
     package func preloadOrder(_ cards: [(card: String, urgent: Bool)]) {}
     package func onLinkCarries(_ report: @escaping @Sendable (Int?) -> Void) {}
+    package func playingCards(_ cards: Set<String>) {}
 }
 
 /// The real performers: players with decoders from one `DecoderPool`, every read through the
@@ -131,4 +135,5 @@ package struct PlaybackPerformers: FeedPerformers {
 
     package func preloadOrder(_ cards: [(card: String, urgent: Bool)]) { desk.setOrder(cards) }
     package func onLinkCarries(_ report: @escaping @Sendable (Int?) -> Void) { desk.onCarries(report) }
+    package func playingCards(_ cards: Set<String>) { desk.setPlaying(cards) }
 }

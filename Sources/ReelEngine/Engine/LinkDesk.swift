@@ -32,6 +32,11 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     /// cards in it the user is about to see.
     private var order: [String] = []
     private var urgent: Set<String> = []
+    /// The cards the play rules granted: a player's play counts as playing from its grant, as in
+    /// the simulation, though its probe says so only once frames flow (before its first segment
+    /// opens it has no probe at all, and a play waiting for its first segment ranked behind the
+    /// cards ahead could wait for a turn while the link idled).
+    private var granted: Set<String> = []
     /// When the policy asked to be asked again.
     private var wake: ContinuousClock.Instant?
     /// Seats that left, taken in at the desk's next step under its lock. A play's controller can
@@ -133,6 +138,15 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         guard carries != carried else { return }
         carried = carries
         reportCarries(carries)
+    }
+
+    /// The cards the play rules granted changed.
+    package func setPlaying(_ cards: Set<String>) {
+        locked {
+            guard cards != granted else { return }
+            granted = cards
+            decide()
+        }
     }
 
     /// Lets seat `id` go: its fills stop, its waiting reader goes on. Under the lock.
@@ -312,7 +326,8 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         for (id, play) in plays where !grantsAsked || play.waiting != nil {
             let head = play.probe()
             let total = play.durations.reduce(0, +)
-            if head?.playing == true, (head?.position?.seconds ?? 0) < total {
+            let granted = !play.prefetch && self.granted.contains(play.card)
+            if head?.playing == true || granted, (head?.position?.seconds ?? 0) < total {
                 playing.append((id, head))
             } else {
                 others.append((id, head))

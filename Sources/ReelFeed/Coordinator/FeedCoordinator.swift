@@ -292,6 +292,10 @@ public struct FeedCoordinator: Sendable {
     /// The card with this id, if known.
     public func card(_ id: String) -> CoordinatedCard? { cards[id] }
 
+    /// The cards the play rules granted and not yet revoked (a play that waits for its first
+    /// frame among them).
+    package var playingCards: Set<String> { Set(cards.values.filter(\.playing).map(\.id)) }
+
     /// The cards the preload policy wants at `media` or beyond, with their videos and whether
     /// they are urgent (about to be seen), the urgent ones first, then by rank (nearest the focus
     /// first): the order a download policy sees the videos ahead in. Empty when preload does not
