@@ -111,9 +111,10 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     package func setOrder(_ cards: [(card: String, urgent: Bool)]) {
         locked {
             let names = cards.map(\.card)
-            guard names != order || Set(cards.filter(\.urgent).map(\.card)) != urgent else { return }
+            let urgentNow = Set(cards.filter(\.urgent).map(\.card))
+            guard names != order || urgentNow != urgent else { return }
             order = names
-            urgent = Set(cards.filter(\.urgent).map(\.card))
+            urgent = urgentNow
             if !grantsAsked {
                 let wanted = Set(names)
                 for (id, play) in plays where play.prefetch && !wanted.contains(play.card) { remove(id) }
@@ -128,16 +129,12 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         locked { reportCarries = report }
     }
 
-    /// Asks the policy how many of the playing plays the link carries and reports a change.
-    /// Under the lock; `report` only yields to the engine's inbox.
-    private func askCarries() {
-        guard let reportCarries, !grantsAsked else { return }
-        let (state, _) = linkState()
-        guard carried != nil || state.videos.filter(\.isPlaying).count > 1 else { return }
-        let carries = policy.carries(state)
-        guard carries != carried else { return }
-        carried = carries
-        reportCarries(carries)
+    /// Asks the policy how many of the playing plays in `state` the link carries and reports a
+    /// change. Under the lock; `report` only yields to the engine's inbox.
+    private func askCarries(_ state: LinkState) {
+        guard let reportCarries, let change = policy.carriesChange(state, told: carried) else { return }
+        carried = change
+        reportCarries(change)
     }
 
     /// The cards the play rules granted changed.
@@ -245,11 +242,15 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     private func decide() {
         defer { condition.broadcast() }
         takeDepartures()
-        askCarries()
+        // Under a policy that decides, the state is built first to ask what the link carries,
+        // and serves the first decision too.
+        var built = reportCarries != nil && !grantsAsked ? linkState() : nil
+        if let built { askCarries(built.0) }
         var asked = 0
         while plays.values.reduce(0, { $0 + $1.onLink }) < maxTransfers, asked < 32 {
             asked += 1
-            let (state, seats) = linkState()
+            let (state, seats) = built ?? linkState()
+            built = nil
             guard !state.videos.isEmpty else {
                 wake = nil
                 return

@@ -27,6 +27,15 @@ extension DownloadPolicy {
     public mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {}
     public var readsOnlyAsks: Bool { false }
     public mutating func carries(_ state: LinkState) -> Int? { nil }
+
+    /// `carries` asked as a caller that tells the feed asks it: while several videos play or
+    /// while the feed was told it carries fewer (`told`). The new answer when it differs from
+    /// `told`; nil when there is nothing new to tell.
+    package mutating func carriesChange(_ state: LinkState, told: Int?) -> Int?? {
+        guard told != nil || state.videos.lazy.filter(\.isPlaying).count > 1 else { return nil }
+        let carries = carries(state)
+        return carries == told ? nil : .some(carries)
+    }
 }
 
 /// One segment of one video at one variant.

@@ -228,13 +228,12 @@ public struct LinkScheduler: DownloadPolicy {
     /// How many playing videos (a carousel's) the link carries: once one of them is at risk
     /// (it stalled, or its buffer is shorter than its next segment takes at the lowest variant),
     /// the first ones in the state's order whose lowest variants together fit in the planned
-    /// bandwidth, at least one; nil while it carries them all. Once narrowed it carries one more only when the planned
-    /// bandwidth holds the lowest variants of those it carries and the next one it dropped with
-    /// `widenHeadroom` to spare, so a link at the edge does not start and stop a card by turns.
+    /// bandwidth, at least one; nil while it carries them all. Once narrowed it carries one more
+    /// only when the planned bandwidth holds the lowest variants of those it carries and the next
+    /// one it dropped with `widenHeadroom` to spare, so a link at the edge does not start and
+    /// stop a card by turns.
     public mutating func carries(_ state: LinkState) -> Int? {
         let bandwidth = plannedBandwidth(state)
-        let playing = state.videos.filter { $0.isPlaying && !$0.isComplete }
-        let lowest = playing.map { Double($0.bitrates.first ?? 0) }
         if let current = narrowed {
             let need = current.lowest.prefix(current.carries + 1).reduce(0, +)
             if bandwidth >= need * Self.widenHeadroom {
@@ -246,8 +245,10 @@ public struct LinkScheduler: DownloadPolicy {
         // segment takes at the lowest variant (a pessimistic estimate alone stops cards a
         // link would have carried).
         let link = Link(bandwidth: bandwidth, latency: state.latency)
+        let playing = state.videos.filter { $0.isPlaying && !$0.isComplete }
         guard playing.count > 1,
               playing.contains(where: { $0.stalls > 0 || $0.buffered < link.seconds($0.sizes[0][$0.downloaded]) }) else { return nil }
+        let lowest = playing.map { Double($0.bitrates.first ?? 0) }
         var total = 0.0
         var fit = 0
         for bitrate in lowest {

@@ -23,14 +23,15 @@ extension FeedSimulation {
     /// segments it asked for are on their way (it sees those as fetched), and performs the
     /// answers.
     func scheduleLink() {
-        // Asked while several videos play or the link carries fewer (`DownloadPolicy.carries`).
+        // How many of a carousel's cards the link carries: the feed's rules hear of a change
+        // (asked while several players play or the link carries fewer: the state is built only then).
+        var built: (LinkState, [String: (card: String, stream: SimStream, ladder: [Int])])?
         if !downloadPolicy.readsOnlyAsks, !ended, coordinator.phase != .closed,
            linkCarries != nil || players.values.filter({ $0.playing && !$0.ended && !$0.stopped }).count > 1 {
-            // How many of a carousel's cards the link carries: the feed's rules hear of a change.
-            let carries = downloadPolicy.carries(linkState().0)
-            if carries != linkCarries {
-                linkCarries = carries
-                inbox.append(.linkCarries(carries))
+            built = linkState()
+            if let change = built.flatMap({ downloadPolicy.carriesChange($0.0, told: linkCarries) }) {
+                linkCarries = change
+                inbox.append(.linkCarries(change))
             }
         }
         // Today's grants what is asked even as the session ends, as the readers read before.
@@ -38,7 +39,9 @@ extension FeedSimulation {
         // segments): the policy orders them, and they wait while the segments fill the link.
         while scheduled.count < maxTransfers,
               downloadPolicy.readsOnlyAsks || (!ended && coordinator.phase != .closed) {
-            let (state, ladders) = linkState()
+            // The state built above serves the first decision: nothing changed since.
+            let (state, ladders) = built ?? linkState()
+            built = nil
             guard !state.videos.isEmpty || !state.thumbnails.isEmpty else { return }
             switch downloadPolicy.decide(state) {
             case .fetchThumbnail(let card):
