@@ -96,6 +96,7 @@ struct SimulateDownloadPolicyTests {
         var stalled: [String: Double] = [:]
         var thumbnails: [String: Set<String>] = [:]
         var narrowed: [String: Int] = [:]
+        var resumedAfterNarrowing: [String: Int] = [:]
         for policy in ["today", "scheduler"] {
             let events = folder.appendingPathComponent("\(policy).jsonl").path
             let result = try await ReelProcess.run(Self.simulate(pattern: "carousel", seed: 1, profile: "3g", feed: "video-feed.json",
@@ -106,14 +107,42 @@ struct SimulateDownloadPolicyTests {
             let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
             let parsed = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
             narrowed[policy] = parsed.filter { $0["type"] as? String == "playStop" && $0["detail"] as? String == "narrowed" }.count
+            resumedAfterNarrowing[policy] = try Self.checkTTFFFromLatestPlay(parsed)
             thumbnails[policy] = Set(parsed.compactMap { $0["type"] as? String == "fetch" && $0["origin"] as? String == "thumbnail" ? $0["card"] as? String : nil })
             let check = try await ReelProcess.run(["feed", "check-events", events, "--json"])
             #expect(check.status == 0, "\(policy): \(check.output)")
         }
         #expect(narrowed["today"] == 0)
         #expect((narrowed["scheduler"] ?? 0) > 0, "no carousel card was stopped for the link")
+        #expect((resumedAfterNarrowing["scheduler"] ?? 0) > 0, "no narrowed card showed a frame once it played again")
         #expect(try #require(stalled["scheduler"]) < (try #require(stalled["today"])), "\(stalled)")
         #expect(thumbnails["scheduler"] == thumbnails["today"] && thumbnails["today"]?.isEmpty == false, "\(thumbnails)")
+    }
+
+    /// Checks that every first frame's TTFF runs from its card's latest `playStart` (a play
+    /// stopped before its frame, as a narrowed card's, does not lend its wait to the next play);
+    /// returns how many first frames came to cards narrowed before them.
+    static func checkTTFFFromLatestPlay(_ events: [[String: Any]]) throws -> Int {
+        var started: [String: Double] = [:]
+        var framed: Set<String> = []
+        var narrowedBeforeFrame: Set<String> = []
+        var resumed = 0
+        for event in events {
+            guard let card = event["card"] as? String, let t = event["t"] as? Double else { continue }
+            switch event["type"] as? String {
+            case "playStart": started[card] = t
+            case "playStop" where event["detail"] as? String == "narrowed" && !framed.contains(card): narrowedBeforeFrame.insert(card)
+            case "unmount": framed.remove(card); narrowedBeforeFrame.remove(card)
+            case "firstFrame":
+                let ttff = try #require(event["ttffMs"] as? Double)
+                let start = try #require(started[card], "a first frame of \(card) with no play")
+                #expect(abs(ttff - (t - start) * 1000) < 0.01, "\(card) at \(t): TTFF \(ttff) ms, its play began at \(start)")
+                framed.insert(card)
+                if narrowedBeforeFrame.remove(card) != nil { resumed += 1 }
+            default: continue
+            }
+        }
+        return resumed
     }
 
     /// Segment transfers from the network (not from the cache) in an events file, as intervals.

@@ -341,7 +341,7 @@ public final class Player: Sendable {
 
     private func firstFrame(at instant: ContinuousClock.Instant) {
         cmcdStatus.withLock { $0.startup = false }
-        let requested = control.current.firstPlayRequest
+        let requested = control.current.playRequest
         let ttff = shared.withLock { shared -> TTFFBreakdown in
             shared.firstFrameShown = true
             shared.timeline?.requested = requested

@@ -9,8 +9,9 @@ final class PlayerControl: Sendable {
         var started = false
         var wantsPlay = false
         var stopped = false
-        /// The first play request, where TTFF starts.
-        var firstPlayRequest: ContinuousClock.Instant?
+        /// Where TTFF starts: the request of the play the first frame answers (the latest change
+        /// from paused to playing), not an earlier play paused before any frame showed.
+        var playRequest: ContinuousClock.Instant?
         /// Play requests so far: a play and a pause that both come while the driver waits leave
         /// `wantsPlay` as it was, and this is how the driver still sees them.
         var plays = 0
@@ -35,16 +36,15 @@ final class PlayerControl: Sendable {
         update { $0.started = true }
     }
 
-    /// False when the player was stopped already.
+    /// False when the player was stopped already. `now` is the request's instant (tests pass one).
     @discardableResult
-    func play() -> Bool {
-        let now = ContinuousClock.now
-        return update { state in
+    func play(at now: ContinuousClock.Instant = .now) -> Bool {
+        update { state in
             guard !state.stopped else { return false }
             state.started = true
+            if !state.wantsPlay { state.playRequest = now }
             state.wantsPlay = true
             state.plays += 1
-            if state.firstPlayRequest == nil { state.firstPlayRequest = now }
             return true
         }
     }

@@ -8,7 +8,8 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
     /// A mounted player decoded its first frame ahead and holds it for the first play
     /// (`PlayerOptions.preroll`).
     case prerolled
-    /// The first frame reached the renderer; TTFF is measured from the first play request.
+    /// The first frame reached the renderer; TTFF is measured from the play request it answers (the
+    /// latest play after a pause that came before any frame).
     case firstFrame(TTFFBreakdown)
     /// Decoding stopped on a pause, after this many frames; a later play goes on from the next one.
     case paused(frames: Int)

@@ -6,7 +6,7 @@ public struct PlayerReport: Sendable, Codable {
     public var url: String
     /// Frames handed to the renderer.
     public var frames: Int
-    /// Time to first frame from the first play request, when a frame came.
+    /// Time to first frame from the play request it answers, when a frame came.
     public var ttff: TTFFBreakdown?
     /// Frames that reached the renderer after their due time, and the time the picture froze.
     public var stalls: Int

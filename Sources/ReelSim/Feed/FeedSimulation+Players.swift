@@ -262,12 +262,13 @@ extension FeedSimulation {
         guard var player = players[id], !player.stopped, !player.ended else { return }
         advancePlayhead(id)
         player = players[id]!
+        // TTFF counts from the play the first frame answers, as the engine's players do.
+        if !player.playing { player.playRequest = now }
         player.playing = true
         player.everPlayed = true
         player.previewLimit = previewLimit
         player.previewReported = false
         player.clock = now
-        if player.playRequest == nil { player.playRequest = now }
         if !player.framed, player.prerolled { player.firstFrameDue = now + models.timing.showPreparedMs / 1000 }
         players[id] = player
         readAhead(id)
