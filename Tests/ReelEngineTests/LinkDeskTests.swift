@@ -82,11 +82,13 @@ struct LinkDeskTests {
         #expect(rest == nil, "reported again without a change")
     }
 
-    @Test("a card the play rules granted is a playing video for the policy from its grant, before its player shows a frame or has a probe")
+    @Test("a card the play rules granted is a playing video for the policy from its grant, before its player shows a frame or has a probe, with where its preview ends")
     func aGrantedPlayIsPlaying() throws {
         let shown = Mutex<[String]>([])
+        let ends = Mutex<[Double?]>([])
         let policy = Scripted { state in
             shown.withLock { $0 = state.videos.filter(\.isPlaying).map(\.id) }
+            ends.withLock { $0 = state.videos.map(\.playsUntil) }
             return .wait(until: state.now + 60)
         }
         let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 3)
@@ -95,13 +97,17 @@ struct LinkDeskTests {
                                         fill: nil)
         Self.join(desk.seat(card: "paused"), playing: false)
         #expect(shown.withLock { $0 }.isEmpty)
-        desk.setPlaying(["opening"])
+        desk.setPlaying(["opening": nil])
         #expect(shown.withLock { $0 } == ["opening"])
         // A prefetch seat of a granted card is not its play.
         let prefetch = desk.seat(card: "ahead", prefetch: true)
         Self.join(prefetch, playing: false)
-        desk.setPlaying(["opening", "ahead"])
+        desk.setPlaying(["opening": nil, "ahead": nil])
         #expect(shown.withLock { $0 } == ["opening"])
+        #expect(ends.withLock { $0 } == [nil, nil, nil])
+        // An autoplay preview's end reaches the policy on its play, not on others.
+        desk.setPlaying(["opening": 5, "ahead": 5])
+        #expect(ends.withLock { $0 } == [5, nil, nil])
     }
 
     @Test("a play's segment comes at the policy's variant, mapped from the ladder it sees (lowest first) to the play's own")

@@ -230,6 +230,34 @@ struct LinkSchedulerTests {
         #expect(scheduler.decide(alone) == .fetchThumbnail("merch"))
     }
 
+    @Test("a preview that stops by itself needs nothing past its end: the start of the card that plays next goes first")
+    func aPreviewNeedsNothingPastItsEnd() throws {
+        // On a 600 kbit/s link the playing video has 1 s buffered, up to 5 s; the next card has
+        // nothing yet.
+        var playing = Self.video("playing", distance: 0, downloaded: [0, 0, 0, 0, 0], playhead: 4)
+        let next = Self.video("next", distance: 1)
+        var scheduler = Self.scheduler(measured: [600_000, 600_000, 600_000])
+        let watched = LinkState(now: 0, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing, next])
+        let due = try #require(Self.fetched(scheduler.decide(watched)))
+        #expect(due.video == "playing" && due.segment == 5, "played on, its next segment is due first: \(due)")
+        // The same play as a 5-s preview: it has all it will play; the next card's start goes.
+        playing.playsUntil = 5
+        #expect(!playing.needsMore)
+        let preview = LinkState(now: 0, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing, next])
+        let start = try #require(Self.fetched(scheduler.decide(preview)))
+        #expect(start.video == "next" && start.segment == 0, "\(start)")
+        // Once that start is in, nothing is fetched past the preview's end.
+        var started = preview
+        started.videos[1].downloaded = 1
+        started.videos[1].downloadedVariants = [start.variant]
+        if case .fetch(let request) = scheduler.decide(started) {
+            #expect(request.video != "playing", "fetched past the preview's end: \(request)")
+        }
+        // A preview ending inside a segment still needs that segment.
+        playing.playsUntil = 5.5
+        #expect(playing.needsMore)
+    }
+
     @Test("a link that collapses drops a carousel to one playing card rather than stall three; it carries them again once the link has room")
     func aCollapsedLinkCarriesOneCard() {
         // Three cards of a carousel play, each 400 kbit/s at its lowest variant, 0.5 s buffered.

@@ -40,7 +40,7 @@ public actor FeedEngine {
     private let ordersLink: Bool
     private var preloadOrder: [(card: String, urgent: Bool)] = []
     /// The granted cards, as the performers were last told (under a policy that decides).
-    private var playingCards: Set<String> = []
+    private var playingCards: [String: Double?] = [:]
     private var recorder = SessionRecorder()
     private var prefetch: FeedPrefetch?
     private var players: [PlayerID: any FeedPlayer] = [:]

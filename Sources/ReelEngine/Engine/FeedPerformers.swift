@@ -53,8 +53,9 @@ package protocol FeedPerformers: Sendable {
     /// whether each is about to be seen): a download policy orders the link by it.
     func preloadOrder(_ cards: [(card: String, urgent: Bool)])
     /// The cards the play rules granted changed (a play counts from its grant, before its first
-    /// frame): a download policy serves them as playing.
-    func playingCards(_ cards: Set<String>)
+    /// frame), each with the media second where its play stops by itself (a preview's limit):
+    /// a download policy serves them as playing, and nothing past that second.
+    func playingCards(_ cards: [String: Double?])
     /// `report` hears how many playing cards the link carries whenever the download policy's
     /// answer changes (`DownloadPolicy.carries`; nil: all of them).
     func onLinkCarries(_ report: @escaping @Sendable (Int?) -> Void)
@@ -63,7 +64,7 @@ package protocol FeedPerformers: Sendable {
 extension FeedPerformers {
     package func preloadOrder(_ cards: [(card: String, urgent: Bool)]) {}
     package func onLinkCarries(_ report: @escaping @Sendable (Int?) -> Void) {}
-    package func playingCards(_ cards: Set<String>) {}
+    package func playingCards(_ cards: [String: Double?]) {}
 }
 
 /// The real performers: players with decoders from one `DecoderPool`, every read through the
@@ -135,5 +136,5 @@ package struct PlaybackPerformers: FeedPerformers {
 
     package func preloadOrder(_ cards: [(card: String, urgent: Bool)]) { desk.setOrder(cards) }
     package func onLinkCarries(_ report: @escaping @Sendable (Int?) -> Void) { desk.onCarries(report) }
-    package func playingCards(_ cards: Set<String>) { desk.setPlaying(cards) }
+    package func playingCards(_ cards: [String: Double?]) { desk.setPlaying(cards) }
 }

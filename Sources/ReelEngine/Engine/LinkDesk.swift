@@ -35,8 +35,9 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     /// The cards the play rules granted: a player's play counts as playing from its grant, as in
     /// the simulation, though its probe says so only once frames flow (before its first segment
     /// opens it has no probe at all, and a play waiting for its first segment ranked behind the
-    /// cards ahead could wait for a turn while the link idled).
-    private var granted: Set<String> = []
+    /// cards ahead could wait for a turn while the link idled). Each with the media second where
+    /// its play stops by itself (a preview's limit), if it does.
+    private var granted: [String: Double?] = [:]
     /// When the policy asked to be asked again.
     private var wake: ContinuousClock.Instant?
     /// Seats that left, taken in at the desk's next step under its lock. A play's controller can
@@ -137,8 +138,8 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         reportCarries(change)
     }
 
-    /// The cards the play rules granted changed.
-    package func setPlaying(_ cards: Set<String>) {
+    /// The cards the play rules granted changed, each with where its play stops by itself.
+    package func setPlaying(_ cards: [String: Double?]) {
         locked {
             guard cards != granted else { return }
             granted = cards
@@ -327,7 +328,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         for (id, play) in plays where !grantsAsked || play.waiting != nil {
             let head = play.probe()
             let total = play.durations.reduce(0, +)
-            let granted = !play.prefetch && self.granted.contains(play.card)
+            let granted = !play.prefetch && self.granted.keys.contains(play.card)
             if head?.playing == true || granted, (head?.position?.seconds ?? 0) < total {
                 playing.append((id, head))
             } else {
@@ -356,7 +357,8 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                 // A player's card is mounted; a prefetch seat's is reached for certain when it is
                 // about to be seen, else the policy's own guess.
                 reachProbability: !play.prefetch || urgent.contains(play.card) ? 1 : nil, stalls: entry.head?.stalls ?? 0,
-                asks: play.waiting.map { SegmentRequest(video: video, segment: $0, variant: play.ladder.firstIndex(of: play.proposed) ?? 0) }))
+                asks: play.waiting.map { SegmentRequest(video: video, segment: $0, variant: play.ladder.firstIndex(of: play.proposed) ?? 0) },
+                playsUntil: isPlaying && !play.prefetch ? granted[play.card] ?? nil : nil))
             seats[video] = entry.id
         }
         let now = (ContinuousClock.now - began).seconds

@@ -32,6 +32,7 @@ extension FeedCoordinator {
         guard let player = cards[id]?.player else { return }
         actions.append(.play(player, previewLimit: grant.previewSeconds))
         cards[id]?.playing = true
+        cards[id]?.playsUntil = grant.previewSeconds
         preloadMounted.remove(id)
         record(.playStart(card: id, widget: grant.card.widgetID, type: grant.card.widgetType, userIntent: grant.userIntent,
                           stage: reached[id] ?? PreloadStage.none))

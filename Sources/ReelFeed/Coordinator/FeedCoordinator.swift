@@ -293,8 +293,11 @@ public struct FeedCoordinator: Sendable {
     public func card(_ id: String) -> CoordinatedCard? { cards[id] }
 
     /// The cards the play rules granted and not yet revoked (a play that waits for its first
-    /// frame among them).
-    package var playingCards: Set<String> { Set(cards.values.filter(\.playing).map(\.id)) }
+    /// frame among them), each with the media second where its play stops by itself (an autoplay
+    /// preview's limit; nil: it plays on).
+    package var playingCards: [String: Double?] {
+        Dictionary(uniqueKeysWithValues: cards.values.filter(\.playing).map { ($0.id, $0.playsUntil) })
+    }
 
     /// The cards the preload policy wants at `media` or beyond, with their videos and whether
     /// they are urgent (about to be seen), the urgent ones first, then by rank (nearest the focus
@@ -347,6 +350,8 @@ public struct CoordinatedCard: Sendable, Equatable {
     public internal(set) var state: VisibilityState = .idle
     public internal(set) var player: PlayerID?
     public internal(set) var playing = false
+    /// Where the current play stops by itself: its preview limit, media seconds.
+    var playsUntil: Double?
     var thumbnailRequested = false
     var prefetchRequested = false
 

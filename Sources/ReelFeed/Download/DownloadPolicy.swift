@@ -69,7 +69,8 @@ public enum DownloadDecision: Sendable, Hashable {
 public struct LinkState: Sendable {
     /// Seconds on the session's clock.
     public var now: Double
-    /// Estimated throughput, bits per second; nil before any measurement.
+    /// Estimated throughput, bits per second: the caller's meter (before it has measured, its
+    /// initial guess, as `device.bandwidthEstimateKbps`); nil when the caller has no estimate.
     public var bandwidthBitsPerSecond: Double?
     /// Estimated time from a request to its first byte, seconds.
     public var latency: Double
@@ -137,10 +138,13 @@ public struct VideoState: Sendable {
     /// player's read-ahead and adaptive rule); nil when none waits. Today's policy grants it as
     /// asked; the link scheduler decides for itself.
     public var asks: SegmentRequest?
+    /// Media seconds where this play stops by itself (an autoplay preview's limit); nil when it
+    /// plays as long as the user watches. Nothing past it is played.
+    public var playsUntil: Double?
 
     public init(id: String, distance: Int, isPlaying: Bool, playhead: Double, downloaded: Int, downloadedVariants: [Int],
                 segmentDurations: [Double], bitrates: [Int], sizes: [[Int]], retention: [Double]? = nil,
-                reachProbability: Double? = nil, stalls: Int = 0, asks: SegmentRequest? = nil) {
+                reachProbability: Double? = nil, stalls: Int = 0, asks: SegmentRequest? = nil, playsUntil: Double? = nil) {
         self.id = id
         self.distance = distance
         self.isPlaying = isPlaying
@@ -154,6 +158,7 @@ public struct VideoState: Sendable {
         self.reachProbability = reachProbability
         self.stalls = stalls
         self.asks = asks
+        self.playsUntil = playsUntil
     }
 
     /// Media seconds downloaded ahead of the playhead.
@@ -163,4 +168,10 @@ public struct VideoState: Sendable {
 
     /// Whether every segment is downloaded.
     public var isComplete: Bool { downloaded >= segmentDurations.count }
+
+    /// Whether a segment it will play is still to fetch: not complete, and the next segment
+    /// starts before `playsUntil`.
+    public var needsMore: Bool {
+        !isComplete && segmentDurations.prefix(downloaded).reduce(0, +) < (playsUntil ?? .infinity) - 1e-9
+    }
 }

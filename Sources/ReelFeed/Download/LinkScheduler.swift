@@ -18,6 +18,9 @@ import ReelCore
 ///   segment and back at the horizon's end). It reads further ahead, up to `scheduler.maxBufferMs`, only while the link has
 ///   nothing better to do and `scheduler.bufferRetention` of its viewers still watch at the
 ///   buffer's end: a video most people leave early keeps a small buffer.
+/// - A play that stops by itself (an autoplay preview, `VideoState.playsUntil`) needs nothing past
+///   its end: no segment after it, and once the segment holding its end is in, it makes nothing
+///   late, so the starts of what plays next go ahead.
 /// - **Other videos playing at once** (a carousel's) get their next segment once it is due the
 ///   same way, the least buffered first, after the first playing video's.
 /// - **Starts** (the first `scheduler.startMs` of each video ahead, nearest first, at the variant
@@ -153,7 +156,7 @@ public struct LinkScheduler: DownloadPolicy {
 
         // 1. The playing video: its plan, and whether its next segment is due.
         var next: (level: Int, seconds: Double, wanted: Bool, due: Double)?
-        if !playing.isComplete {
+        if playing.needsMore {
             let level = bestVariant(playing, retention0, link)
             let seconds = link.seconds(playing.sizes[level][playing.downloaded])
             let chance = retention0.chance(of: playing.start(of: playing.downloaded), from: playing.playhead)
@@ -171,7 +174,7 @@ public struct LinkScheduler: DownloadPolicy {
 
         // 1b. The other videos playing at once (a carousel's): each one's next segment once due,
         // the least buffered first.
-        let others = state.videos.filter { $0.isPlaying && $0.id != playing.id && !$0.isComplete }.sorted { $0.buffered < $1.buffered }
+        let others = state.videos.filter { $0.isPlaying && $0.id != playing.id && $0.needsMore }.sorted { $0.buffered < $1.buffered }
         for other in others {
             let level = bestVariant(other, retention(other), link)
             let seconds = link.seconds(other.sizes[level][other.downloaded])
@@ -245,7 +248,7 @@ public struct LinkScheduler: DownloadPolicy {
         // segment takes at the lowest variant (a pessimistic estimate alone stops cards a
         // link would have carried).
         let link = Link(bandwidth: bandwidth, latency: state.latency)
-        let playing = state.videos.filter { $0.isPlaying && !$0.isComplete }
+        let playing = state.videos.filter { $0.isPlaying && $0.needsMore }
         guard playing.count > 1,
               playing.contains(where: { $0.stalls > 0 || $0.buffered < link.seconds($0.sizes[0][$0.downloaded]) }) else { return nil }
         let lowest = playing.map { Double($0.bitrates.first ?? 0) }
@@ -288,7 +291,7 @@ public struct LinkScheduler: DownloadPolicy {
                 return saved > lost ? request : nil
             }
             // A video ahead: does it make the playing video stall, by more than it would save?
-            guard !playing.isComplete else { return nil }
+            guard playing.needsMore else { return nil }
             let level = playing.downloadedVariants.last ?? 0
             let nextSeconds = link.seconds(playing.sizes[min(level, playing.sizes.count - 1)][playing.downloaded])
             let stall = arrives + nextSeconds - playing.buffered
@@ -311,7 +314,7 @@ public struct LinkScheduler: DownloadPolicy {
     }
 
     private func retention(_ video: VideoState) -> RetentionModel {
-        RetentionModel(curve: video.retention, meanWatch: learner.meanWatch)
+        RetentionModel(curve: video.retention, meanWatch: learner.meanWatch, ends: video.playsUntil)
     }
 
     /// The chance the user reaches `video`, `steps` cards past the playing one.
@@ -399,7 +402,8 @@ public struct LinkScheduler: DownloadPolicy {
 
     /// Learns the user's watch times from the playing video changing.
     private mutating func learn(_ playing: VideoState) {
-        let length = playing.segmentDurations.reduce(0, +)
+        // A preview that stops by itself ends the video for what it teaches: reaching it is no swipe.
+        let length = min(playing.segmentDurations.reduce(0, +), playing.playsUntil ?? .infinity)
         if let watching, watching.id != playing.id {
             learner.left(after: watching.playhead, finished: watching.playhead >= watching.length - 0.5)
         }

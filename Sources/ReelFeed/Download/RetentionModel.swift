@@ -14,9 +14,13 @@ import Foundation
 package struct RetentionModel: Sendable {
     private let curve: [Double]?
     private let mean: Double
+    /// Where the play stops by itself (a preview's limit): no one watches past it.
+    private let ends: Double?
 
-    /// `curve`: shares at whole seconds (nil: the default curve with mean watch `meanWatch` s).
-    package init(curve: [Double]?, meanWatch: Double) {
+    /// `curve`: shares at whole seconds (nil: the default curve with mean watch `meanWatch` s);
+    /// `ends`: the second where the play stops by itself, if it does.
+    package init(curve: [Double]?, meanWatch: Double, ends: Double? = nil) {
+        self.ends = ends
         if let curve, curve.count >= 2, curve.allSatisfy({ $0.isFinite && $0 >= 0 }) {
             self.curve = curve
         } else {
@@ -38,6 +42,7 @@ package struct RetentionModel: Sendable {
     /// The chance the user watches on to `t`, given they watch at `from` (1 when `t <= from`).
     package func chance(of t: Double, from: Double) -> Double {
         guard t > from else { return 1 }
+        if let ends, t >= ends - 1e-9 { return 0 }
         let base = share(at: from)
         guard base > 1e-9 else { return 1 }
         return min(1, share(at: t) / base)

@@ -197,7 +197,8 @@ extension FeedSimulation {
                                      segmentDurations: stream.segmentDurations,
                                      bitrates: ladder.map { stream.variants[$0].bandwidth },
                                      sizes: ladder.map { stream.variants[$0].segmentBytes },
-                                     reachProbability: entry.urgent ? 1 : nil, stalls: entry.player?.rebuffers ?? 0, asks: asks))
+                                     reachProbability: entry.urgent ? 1 : nil, stalls: entry.player?.rebuffers ?? 0, asks: asks,
+                                     playsUntil: isPlaying ? entry.player?.previewLimit : nil))
             ladders[entry.card] = (entry.card, stream, ladder)
         }
         // A waiting thumbnail stands where its card does: on its video's place; on screen
