@@ -112,6 +112,7 @@ struct FeedEngineLiveTests {
         await rig.run(to: 14)
         // The app goes to the background for two seconds, while a card plays.
         await rig.runUntilPlaying(by: 20)
+        let playingAtBackground = Set(engine.snapshot.cards.filter(\.value.playing).map(\.key))
         engine.background()
         let background = rig.clock.now()
         await rig.run(to: background + 2)
@@ -138,8 +139,16 @@ struct FeedEngineLiveTests {
         // Nothing plays in the background; something plays again after it.
         let inBackground = events.filter { $0.time > background + 1e-6 && $0.time < foreground - 1e-6 }
         #expect(!inBackground.contains { if case .playStart = $0.kind { true } else { false } })
-        let playingAtBackground = Self.playing(events, at: background)
+        // What played as the app left (the screen's view, the signal waited for): each began in
+        // the events by then, and the background stopped it.
         #expect(!playingAtBackground.isEmpty)
+        for card in playingAtBackground {
+            let began = events.contains { event in
+                guard event.time <= background + 1e-9, case .playStart(let start) = event.kind else { return false }
+                return start.card.rawValue == card
+            }
+            #expect(began, "\(card) played at the background with no playStart before it")
+        }
         #expect(Self.playing(events, at: foreground - 1e-3).isEmpty)
         #expect(events.contains { $0.time >= foreground - 1e-6 && { if case .playStart = $0.kind { true } else { false } }($0) })
         #expect(outcome.summary.plays == starts.count && outcome.summary.errors == 0)
