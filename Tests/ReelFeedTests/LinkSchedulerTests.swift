@@ -230,6 +230,30 @@ struct LinkSchedulerTests {
         #expect(scheduler.decide(alone) == .fetchThumbnail("merch"))
     }
 
+    @Test("a start held back only by the playing video's next segment gets that segment now rather than an idle link; a start not worth its bytes does not")
+    func aHeldStartPullsThePlayingSegmentForward() throws {
+        // 600 kbit/s: the playing video's next segment (400 kbit/s, 1 s) takes about 0.9 s and is
+        // not due yet with 1.6 s buffered, but the next card's start (as long) would leave it
+        // late.
+        let playing = Self.video("playing", distance: 0, downloaded: [0, 0, 0], playhead: 1.4)
+        var scheduler = Self.scheduler(measured: [600_000, 600_000, 600_000])
+        let held = LinkState(now: 0, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing, Self.video("next", distance: 1)])
+        let sooner = try #require(Self.fetched(scheduler.decide(held)), "the link idles while a start waits")
+        #expect(sooner.video == "playing" && sooner.segment == 3, "\(sooner)")
+        // With that segment in, the start goes.
+        var fed = held
+        fed.videos[0].downloaded = 4
+        fed.videos[0].downloadedVariants = [0, 0, 0, sooner.variant]
+        let start = try #require(Self.fetched(scheduler.decide(fed)))
+        #expect(start.video == "next" && start.segment == 0, "\(start)")
+        // A card the user is unlikely to reach: its start is not worth its bytes, and the playing
+        // video waits for its segment to be due.
+        let unlikely = LinkState(now: 0, bandwidthBitsPerSecond: nil, latency: 0.05,
+                                 videos: [playing, Self.video("next", distance: 1, reach: 0.05)])
+        let decision = scheduler.decide(unlikely)
+        #expect(Self.fetched(decision) == nil, "fetched early for a start not worth its bytes: \(decision)")
+    }
+
     @Test("a preview that stops by itself needs nothing past its end: the start of the card that plays next goes first")
     func aPreviewNeedsNothingPastItsEnd() throws {
         // On a 600 kbit/s link the playing video has 1 s buffered, up to 5 s; the next card has
