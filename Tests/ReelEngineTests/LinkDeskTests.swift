@@ -144,6 +144,35 @@ struct LinkDeskTests {
         #expect(variant == 0)
     }
 
+    @Test("a paused card's demuxer resting in the middle of a segment holds no place on the link: the playing card gets its turn",
+          .timeLimit(.minutes(1)))
+    func aRestingDemuxerHoldsNoPlace() async throws {
+        // The policy grants what a reader asks, the first asker first; one place on the link.
+        let given = Mutex<[SegmentRequest]>([])
+        let policy = Scripted { state in
+            guard let asked = state.videos.first(where: { $0.asks != nil })?.asks else { return .wait(until: state.now + 60) }
+            given.withLock { $0.append(asked) }
+            return .fetch(asked)
+        }
+        let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 1)
+        let mounted = desk.seat(card: "mounted"), short = desk.seat(card: "short")
+        Self.join(mounted, playing: false)
+        Self.join(short, playing: true)
+        desk.setPlaying(["short": nil])
+        // The mounted card's demuxer takes segment 0 and rests in it (its buffer is full; it
+        // never closes the segment while paused).
+        #expect(mounted.turn(segment: 0, previous: 1, proposed: 1, cancellation: Cancellation()) == 1)
+        // The playing short's demuxer asks for its next segment: it gets the place at once (held
+        // by the resting one, it would wait for good; the time limit then lets it go).
+        let cancellation = Cancellation()
+        _ = await withTaskCancellationHandler {
+            await Self.blocking { short.turn(segment: 0, previous: 1, proposed: 1, cancellation: cancellation) }
+        } onCancel: {
+            cancellation.cancel()
+        }
+        #expect(given.withLock { $0 }.map(\.video) == ["mounted", "short"])
+    }
+
     @Test("a segment asked of a play whose demuxer is elsewhere is filled into the cache, and the demuxer then takes it at once")
     func aSegmentAheadIsFilled() async throws {
         let policy = Scripted(rule: Self.nextOfFirst)

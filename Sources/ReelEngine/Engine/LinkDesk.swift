@@ -72,7 +72,6 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         /// Stops the play's fills when it leaves.
         let cancellation = Cancellation()
 
-        var onLink: Int { reading.count + filling.count }
 
         /// A play whose manifest names no bitrate (a media playlist alone) learns it from its
         /// first segment that came over the link.
@@ -238,7 +237,18 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         return proposed
     }
 
-    /// Asks the policy while fewer than `maxTransfers` segments are on the link, and performs
+    /// The places on the link taken among `maxTransfers`: every fill, and the segments handed to
+    /// the demuxers of granted plays. A paused player's demuxer rests once its buffer is full, in
+    /// the middle of a segment if need be, and that transfer then moves nothing: counted, three
+    /// paused carousel cards held every place while the playing short ran dry (15 s in a
+    /// real-time session). Under the lock.
+    private var placesTaken: Int {
+        plays.values.reduce(0) { taken, play in
+            taken + play.filling.count + (!play.prefetch && granted.keys.contains(play.card) ? play.reading.count : 0)
+        }
+    }
+
+    /// Asks the policy while fewer than `maxTransfers` places on the link are taken, and performs
     /// its answers. Under the lock.
     private func decide() {
         defer { condition.broadcast() }
@@ -248,7 +258,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         var built = reportCarries != nil && !grantsAsked ? linkState() : nil
         if let built { askCarries(built.0) }
         var asked = 0
-        while plays.values.reduce(0, { $0 + $1.onLink }) < maxTransfers, asked < 32 {
+        while placesTaken < maxTransfers, asked < 32 {
             asked += 1
             let (state, seats) = built ?? linkState()
             built = nil
