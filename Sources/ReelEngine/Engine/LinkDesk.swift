@@ -72,7 +72,6 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         /// Stops the play's fills when it leaves.
         let cancellation = Cancellation()
 
-
         /// A play whose manifest names no bitrate (a media playlist alone) learns it from its
         /// first segment that came over the link.
         mutating func learnBitrate(segment: Int, bytes: Int) {

@@ -172,6 +172,6 @@ public struct VideoState: Sendable {
     /// Whether a segment it will play is still to fetch: not complete, and the next segment
     /// starts before `playsUntil`.
     public var needsMore: Bool {
-        !isComplete && segmentDurations.prefix(downloaded).reduce(0, +) < (playsUntil ?? .infinity) - 1e-9
+        !isComplete && start(of: downloaded) < (playsUntil ?? .infinity) - 1e-9
     }
 }
