@@ -17,7 +17,8 @@ enum SplashCheckOutput {
             "height": report.height.map { .int($0) } ?? .null,
             "cost": report.cost.map { cost in
                 .object(["layers": count(cost.layers), "shapes": count(cost.shapes), "buffers": count(cost.buffers),
-                         "paintedCanvases": .double((cost.paintedCanvases * 100).rounded() / 100), "imagePixels": count(cost.imagePixels)])
+                         "paintedCanvases": .double((cost.paintedCanvases * 100).rounded() / 100), "imagePixels": count(cost.imagePixels),
+                         "strokeWidth": count(cost.strokeWidth)])
             } ?? .null,
             "renderMs": report.renderMs.map { .object(["p50": .optional($0.p50), "p95": .optional($0.p95), "max": .optional($0.max)]) } ?? .null,
             "renderedFrames": report.renderedFrames.map { .int($0) } ?? .null,

@@ -21,14 +21,15 @@ struct SplashCommand: AsyncParsableCommand {
                 An asset is valid when it parses as JSON and as a Lottie animation rlottie draws (no text \
                 layers, no external images, dashes and gaps more than 0), what a frame costs is bounded \
                 (shapes after nested repeaters and precompositions, layers after expansion, matte and mask \
-                buffers, painted area, decoded image pixels), it runs at most launch.splash.maxFPS (30) \
+                buffers, painted area, decoded image pixels, strokes at most 4096 pixels wide after their \
+                scales), it runs at most launch.splash.maxFPS (30) \
                 frames per second, lasts at most launch.splash.maxSeconds (3), is at most \
                 launch.splash.maxBytes (1 MiB), every frame renders (not all blank) and the 95th percentile \
                 of a frame's render time is within the frame interval. Each asset is checked in a child \
                 process of its own, bounded by launch.splash.checkMemoryMiB (512) and checkSeconds (15): \
                 an asset that crashes rlottie or runs out of them is invalid. Each frame is drawn at the \
                 canvas size on this machine and timed. JSON: an array of {asset, frames, fps, seconds, bytes, \
-                width, height, cost {layers, shapes, buffers, paintedCanvases, imagePixels}, renderMs {p50, \
+                width, height, cost {layers, shapes, buffers, paintedCanvases, imagePixels, strokeWidth}, renderMs {p50, \
                 p95, max}, renderedFrames, check {seconds, cpuSeconds, maxRSSBytes}, valid, problems[]}. \
                 Exit status: 0 all valid, 1 one is not, 2 one cannot be read.
                 """)

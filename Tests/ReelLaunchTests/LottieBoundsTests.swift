@@ -20,12 +20,21 @@ struct LottieBoundsTests {
         .object(["ty": .string("rc"), "p": value(pair(side / 2, side / 2)), "s": value(pair(side, side)), "r": value(.int(0))])
     }
     static let fill: JSONValue = .object(["ty": .string("fl"), "c": value(.array([.int(1), .int(0), .int(0), .int(1)])), "o": value(.int(100))])
-    static func repeater(_ copies: Int) -> JSONValue {
+    static func repeater(_ copies: Int, scale: Int = 100) -> JSONValue {
         .object(["ty": .string("rp"), "c": value(.int(copies)), "o": value(.int(0)), "m": .int(1),
-                 "tr": .object(["ty": .string("tr"), "p": value(pair(1, 0)), "a": value(pair(0, 0)), "s": value(pair(100, 100)),
+                 "tr": .object(["ty": .string("tr"), "p": value(pair(1, 0)), "a": value(pair(0, 0)), "s": value(pair(scale, scale)),
                                 "r": value(.int(0)), "so": value(.int(100)), "eo": value(.int(100))])])
     }
     static func group(_ items: [JSONValue]) -> JSONValue { .object(["ty": .string("gr"), "it": .array(items + [transform])]) }
+    static func stroke(_ width: Double) -> JSONValue {
+        .object(["ty": .string("st"), "c": value(.array([.int(0), .int(0), .int(1), .int(1)])), "o": value(.int(100)), "w": value(.double(width))])
+    }
+    /// A transform (`ks` or `tr`) scaling by `percent`.
+    static func scaling(_ percent: Double, _ type: String? = nil) -> JSONValue {
+        var fields: Fields = ["s": value(.array([.double(percent), .double(percent)]))]
+        if let type { fields["ty"] = .string(type) }
+        return .object(fields)
+    }
     static func shapeLayer(_ shapes: [JSONValue], index: Int = 1, _ extra: Fields = [:]) -> JSONValue {
         var fields: Fields = ["ty": .int(4), "ind": .int(index), "ip": .int(0), "op": .int(30), "st": .int(0), "ks": .object([:]),
                               "shapes": .array(shapes)]
@@ -62,6 +71,11 @@ struct LottieBoundsTests {
             .object(["ty": .string("st"), "nm": .string("ring"), "c": value(.array([.int(0), .int(0), .int(0), .int(1)])), "o": value(.int(100)),
                      "w": value(.int(2)), "d": .array([.object(["n": .string("d"), "v": value(.int(-1))]), .object(["n": .string("g"), "v": value(.int(-1))])])]),
          ])])]), "stroke 'ring' has a dash of -1: dashes and gaps must be more than 0 (and 1 more like it)"),
+        // What libFuzzer found: rlottie filled 4 GB. It reads 4, 4, -125, 4 as two dashes and gaps.
+        ("an offset of -125 between dashes", document([shapeLayer([group([rectangle(), .object([
+            "ty": .string("st"), "nm": .string("dotted"), "c": value(.array([.int(0), .int(0), .int(0), .int(1)])), "o": value(.int(100)), "w": value(.int(2)),
+            "d": .array([("d", 4), ("g", 4), ("o", -125), ("d", 4)].map { .object(["n": .string($0.0), "v": value(.int($0.1))]) })])])])]),
+         "stroke 'dotted' has a dash of -125 (an offset before the last entry, which rlottie reads as a dash): dashes and gaps must be more than 0"),
         ("precompositions referencing the next 10 times over 9 levels", document(
             [layer(["ty": .int(0), "refId": .string("c0")])],
             assets: (0..<9).map { level in
@@ -96,6 +110,15 @@ struct LottieBoundsTests {
         ("a PNG claiming 2^32 - 1 pixels a side", document([layer(["ty": .int(2), "refId": .string("img")])],
             assets: [image("img", ["p": .string(pngHeader(width: .max, height: .max)), "e": .int(1)])]),
          "embedded images decode to 1.84e+19 pixels"),
+        // What libFuzzer found: rlottie's stroker never returned (the check's 15 s of CPU ran out).
+        ("a stroke 507.875 wide in a layer scaled 8,066.875 %", document([shapeLayer([rectangle(1), stroke(507.875)], ["ks": scaling(8066.875)])], width: 100, height: 100),
+         "a stroke is 40970 pixels wide after the scales on it (at most 4096)"),
+        ("a stroke 50 wide in a precomposition, through a layer and its parent each scaled 1,000 %", document(
+            [layer(["ty": .int(3), "ind": .int(1), "ks": scaling(1000)]), layer(["ty": .int(0), "ind": .int(2), "parent": .int(1), "refId": .string("p"), "ks": scaling(1000)])],
+            assets: [.object(["id": .string("p"), "layers": .array([shapeLayer([group([rectangle(), stroke(50)])])])])]),
+         "a stroke is 5000 pixels wide after the scales on it"),
+        ("a stroke 4 wide repeated 20 times, each copy scaled 150 % more", document([shapeLayer([group([rectangle(), stroke(4), repeater(20, scale: 150)])])]),
+         "a stroke is 8867 pixels wide after the scales on it"),
         ("10^9 frames", document([shapeLayer([group([rectangle(), fill])])], op: 1_000_000_000), "is 10^9 frames or more after in point 0"),
         ("an embedded GIF", document([layer(["ty": .int(2), "refId": .string("img")])],
             assets: [image("img", ["p": .string("data:image/gif;base64," + Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8).base64EncodedString()), "e": .int(1)])]),
@@ -135,6 +158,14 @@ struct LottieBoundsTests {
         #expect(cost?.layers == 12)
         #expect(cost?.buffers == 6)
         #expect(cost?.shapes == 6)
+        // A stroke 10 wide in a group scaled 200 %, after a repeater of 3 copies at 110 % (the last
+        // copy 1.1^2), in a layer scaled 300 % whose parent is scaled 50 %: 10 x 2 x 1.21 x 3 x 0.5.
+        let stroked = Self.document([Self.layer(["ty": .int(3), "ind": .int(7), "ks": Self.scaling(50)]),
+                                     Self.shapeLayer([.object(["ty": .string("gr"), "it": .array([Self.rectangle(), Self.stroke(10), Self.repeater(3, scale: 110),
+                                                                                                   Self.scaling(200, "tr")])])],
+                                                     index: 8, ["ks": Self.scaling(300), "parent": .int(7)])])
+        let widest = try #require(LottieInspection(try JSONParser.parse(bytes: stroked)).cost?.strokeWidth)
+        #expect(abs(widest - 36.3) < 1e-9, "\(widest)")
     }
 
     @Test func framesAreCountedAsRlottieCountsThem() async throws {

@@ -26,7 +26,8 @@ func check(_ document: [UInt8]) {
     guard report.bytes == document.count else { fatalError("the report counts \(report.bytes) bytes of \(document.count)") }
     if let rendered = report.renderedFrames {
         guard let cost = report.cost, cost.shapes <= Double(LottieLimits.maxShapes), cost.layers <= Double(LottieLimits.maxLayers),
-              cost.imagePixels <= Double(LottieLimits.maxImagePixels), cost.paintedCanvases <= Double(LottieLimits.maxPaintedCanvases) else {
+              cost.imagePixels <= Double(LottieLimits.maxImagePixels), cost.paintedCanvases <= Double(LottieLimits.maxPaintedCanvases),
+              cost.strokeWidth <= LottieLimits.maxStrokeWidth else {
             fatalError("rlottie drew a document past Reel's bounds: \(String(describing: report.cost))")
         }
         guard rendered >= 1, rendered <= (report.frames ?? 0) || report.frames == nil else {

@@ -12,6 +12,9 @@ public struct LottieCost: Sendable, Hashable {
     public var paintedCanvases: Double = 0
     /// Pixels of the embedded images, decoded.
     public var imagePixels: Double = 0
+    /// The widest stroke drawn, in pixels, after every scale on it (the most each transform
+    /// scales an axis, a repeater's once per copy).
+    public var strokeWidth: Double = 0
 
     public init() {}
 
@@ -25,5 +28,13 @@ public struct LottieCost: Sendable, Hashable {
         total.shapes += part.shapes
         total.buffers += part.buffers
         total.paintedCanvases += part.paintedCanvases
+        total.strokeWidth = max(total.strokeWidth, part.strokeWidth)
+    }
+
+    /// This cost drawn through a transform scaling by `scale` (a precomposition's layer).
+    func scaled(by scale: Double) -> LottieCost {
+        var cost = self
+        if cost.strokeWidth > 0 { cost.strokeWidth *= scale }
+        return cost
     }
 }

@@ -12,7 +12,8 @@ import ReelCore
 /// image asset embedded (`"e": 1` and a `data:` URI of a PNG or JPEG; rlottie would read any
 /// other path from disk); dashes and gaps more than 0; and the cost of a frame within
 /// `LottieLimits`: shapes after nested repeaters and precomposition instances, layers after
-/// expansion, matte and mask buffers, painted area, decoded image pixels (`LottieStructure`).
+/// expansion, matte and mask buffers, painted area, decoded image pixels, the widest stroke after
+/// its scales (`LottieStructure`).
 public struct LottieInspection: Sendable, Hashable {
     public var frameRate: Double?
     public var inPoint: Double?
@@ -104,6 +105,9 @@ public struct LottieInspection: Sendable, Hashable {
         }
         if cost.paintedCanvases > Double(LottieLimits.maxPaintedCanvases) {
             problems.append("solids and images paint \(count(cost.paintedCanvases)) canvases a frame (at most \(LottieLimits.maxPaintedCanvases))")
+        }
+        if !(cost.strokeWidth <= LottieLimits.maxStrokeWidth) {
+            problems.append("a stroke is \(count(cost.strokeWidth)) pixels wide after the scales on it (at most \(Int(LottieLimits.maxStrokeWidth)))")
         }
         if cost.imagePixels > Double(LottieLimits.maxImagePixels) {
             problems.append("embedded images decode to \(count(cost.imagePixels)) pixels, \(LaunchText.bytes(cost.imagePixels * 4)) (at most \(LottieLimits.maxImagePixels) pixels)")

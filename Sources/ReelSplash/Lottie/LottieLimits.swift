@@ -29,6 +29,10 @@ public enum LottieLimits {
     public static let maxImagePixels = 2 * maxPixels
     /// Most points of one star or polygon (the one shape whose size is a number, not its data).
     public static let maxStarPoints = 1000
+    /// Widest stroke, in pixels, after the scales of its groups, repeaters, layer, parents and
+    /// precompositions: rlottie's stroker never returns from strokes some 34,000 pixels wide, and
+    /// one wider than the widest canvas paints nothing a fill would not.
+    public static let maxStrokeWidth = 4096.0
     /// Most frames rendered when an asset is measured whatever its limits (`reel splash check`).
     public static let maxMeasuredFrames = 3600
     /// Longest one frame may take to draw before the check stops: a frame a quarter of a second

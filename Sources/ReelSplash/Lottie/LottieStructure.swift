@@ -1,3 +1,4 @@
+import Foundation
 import OrderedCollections
 import ReelCore
 
@@ -7,7 +8,9 @@ import ReelCore
 /// rlottie loads every asset (decoding every image) and parses every precomposition, referenced
 /// or not, so each is checked once; costs count what the root composition draws, a
 /// precomposition once per layer referencing it. A repeater repeats the items before it in its
-/// group, so an item's copies are the product of the repeaters after it, up through its groups.
+/// group, so an item's copies are the product of the repeaters after it, up through its groups;
+/// a stroke's width is scaled by its groups' transforms, the repeaters after it (once per copy),
+/// its layer's and parents' transforms, and those of the layers referencing its precomposition.
 struct LottieStructure {
     private(set) var problems: [String] = []
     private(set) var cost = LottieCost()
@@ -16,7 +19,7 @@ struct LottieStructure {
     private var images: [String: EmbeddedImage] = [:]
     private var compositions: [String: [JSONValue]] = [:]
     /// Each composition's own cost and the precompositions its layers reference (once per layer).
-    private var own: [String: (cost: LottieCost, references: [String])] = [:]
+    private var own: [String: (cost: LottieCost, references: [(id: String, scale: Double)])] = [:]
     private var expanded: [String: LottieCost] = [:]
     private var tally = ProblemTally()
 
@@ -64,10 +67,11 @@ struct LottieStructure {
     // MARK: Layers
 
     /// One composition's layers: what they draw themselves, and the precompositions they name.
-    private mutating func ownCost(of layers: [JSONValue]) -> (cost: LottieCost, references: [String]) {
+    private mutating func ownCost(of layers: [JSONValue]) -> (cost: LottieCost, references: [(id: String, scale: Double)]) {
         var cost = LottieCost()
-        var references: [String] = []
-        for layer in layers {
+        var references: [(id: String, scale: Double)] = []
+        let scales = Self.layerScales(layers)
+        for (position, layer) in layers.enumerated() {
             guard case .object(let fields) = layer else {
                 tally.add("layer", "a layer is \(layer.kindDescription), not an object")
                 continue
@@ -91,7 +95,7 @@ struct LottieStructure {
             cost.buffers += Double(fields["masksProperties"]?.array?.count ?? 0)
             switch type {
             case 0:
-                if let reference = fields["refId"].flatMap(Self.identifier) { references.append(reference) }
+                if let reference = fields["refId"].flatMap(Self.identifier) { references.append((reference, scales[position])) }
             case 1:
                 let area = (fields["sw"]?.number ?? .infinity) * (fields["sh"]?.number ?? .infinity)
                 cost.paintedCanvases += paintedCanvases(area)
@@ -99,7 +103,7 @@ struct LottieStructure {
                 let image = fields["refId"].flatMap(Self.identifier).flatMap { images[$0] }
                 cost.paintedCanvases += paintedCanvases(image?.pixels ?? .infinity)
             case 4:
-                cost.shapes += shapes(fields["shapes"]?.array ?? [], copies: 1)
+                addShapes(fields["shapes"]?.array ?? [], copies: 1, scale: scales[position], to: &cost)
             default:
                 break
             }
@@ -114,10 +118,12 @@ struct LottieStructure {
         return min(area, canvasPixels) / canvasPixels
     }
 
-    /// Shapes drawn by `items` (a layer's `shapes` or a group's `it`), each `copies` times.
-    private mutating func shapes(_ items: [JSONValue], copies: Double) -> Double {
-        var total = 0.0
+    /// Adds the shapes `items` draw (a layer's `shapes` or a group's `it`), each `copies` times,
+    /// and their strokes' widths, scaled by `scale` and the group's own transform.
+    private mutating func addShapes(_ items: [JSONValue], copies: Double, scale: Double, to cost: inout LottieCost) {
         var factor = copies
+        // rlottie applies a group's last transform item to everything in the group.
+        var stretch = scale * Self.scale(of: items.last { $0["ty"]?.string == "tr" })
         for item in items.reversed() {
             guard case .object(let fields) = item else { continue }
             switch fields["ty"]?.string {
@@ -126,36 +132,80 @@ struct LottieStructure {
                 if most > Double(LottieLimits.maxRepeaterCopies) {
                     tally.add("repeater", "a repeater makes \(JSONWriter.number(most)) copies (at most \(LottieLimits.maxRepeaterCopies))")
                 }
-                factor *= most.isFinite ? max(1, most.rounded(.up)) : Double(LottieLimits.maxRepeaterCopies) + 1
+                let repeats = most.isFinite ? max(1, most.rounded(.up)) : Double(LottieLimits.maxRepeaterCopies) + 1
+                factor *= repeats
+                // Copy n is drawn through the repeater's transform n times.
+                stretch *= pow(max(1, Self.scale(of: fields["tr"])), min(repeats, Double(LottieLimits.maxRepeaterCopies) + 1) - 1)
             case "gr":
-                total += shapes(fields["it"]?.array ?? [], copies: factor)
+                addShapes(fields["it"]?.array ?? [], copies: factor, scale: stretch, to: &cost)
             case "rc", "el", "sh":
-                total += factor
+                cost.shapes += factor
             case "sr":
-                total += factor
+                cost.shapes += factor
                 let points = Self.values(fields["pt"]).max() ?? 0
                 if !(points <= Double(LottieLimits.maxStarPoints)) {
                     tally.add("star", "a star or polygon has \(JSONWriter.number(points)) points (at most \(LottieLimits.maxStarPoints))")
                 }
             case "st", "gs":
                 checkDashes(fields)
+                let width = Self.values(fields["w"]).map(abs).max() ?? 0
+                cost.strokeWidth = max(cost.strokeWidth, width * stretch)
             default:
                 break
             }
         }
-        return total
     }
 
-    /// rlottie draws a dashed stroke dash by dash, and loops forever on a dash or gap of 0 or less.
+    /// The most `layers`' transforms scale what each draws: its own `ks` and its parents', up the
+    /// `parent` chain (a cycle, which rlottie does not draw, ends it); each layer walked once.
+    private static func layerScales(_ layers: [JSONValue]) -> [Double] {
+        var positions: [Int: Int] = [:]
+        for (position, layer) in layers.enumerated() {
+            if let index = layer["ind"].flatMap(integer), positions[index] == nil { positions[index] = position }
+        }
+        var scales: [Double?] = Array(repeating: nil, count: layers.count)
+        for start in layers.indices where scales[start] == nil {
+            // Up the chain to a layer already known, a root or a cycle; then down, multiplying.
+            var chain: [Int] = []
+            var onChain: Set<Int> = []
+            var current: Int? = start
+            while let position = current, scales[position] == nil, onChain.insert(position).inserted {
+                chain.append(position)
+                current = layers[position]["parent"].flatMap(integer).flatMap { positions[$0] }
+            }
+            var above = current.flatMap { scales[$0] } ?? 1
+            for position in chain.reversed() {
+                above *= scale(of: layers[position]["ks"])
+                scales[position] = above
+            }
+        }
+        return scales.map { $0 ?? 1 }
+    }
+
+    /// The most a transform (a layer's `ks`, a group's or a repeater's `tr`) stretches what it
+    /// holds: its largest scale (`s`, in percent) times its skew's stretch (`sk`, in degrees).
+    static func scale(of transform: JSONValue?) -> Double {
+        guard let transform else { return 1 }
+        let scale = values(transform["s"]).map(abs).max().map { $0 / 100 } ?? 1
+        let skew = values(transform["sk"]).map { 1 + abs(tan($0 * .pi / 180)) }.max() ?? 1
+        return scale * skew
+    }
+
+    /// rlottie draws a dashed stroke dash by dash, and loops forever or fills memory on a dash or
+    /// gap of 0 or less. It reads the entries' values in order whatever their names (`n`): dash
+    /// and gap pairs, the last of an odd count the offset; an offset (`"o"`) anywhere else is one
+    /// of the pairs' lengths.
     private mutating func checkDashes(_ fields: OrderedDictionary<String, JSONValue>) {
-        for entry in fields["d"]?.array ?? [] {
-            guard let kind = entry["n"]?.string, kind == "d" || kind == "g" else { continue }
+        let entries = (fields["d"]?.array ?? []).filter { $0["v"] != nil }
+        let lengths = entries.count.isMultiple(of: 2) ? entries[...] : entries.dropLast()
+        for (position, entry) in lengths.enumerated() {
+            let what = position.isMultiple(of: 2) ? "dash" : "gap"
             let values = Self.values(entry["v"])
-            let what = kind == "d" ? "dash" : "gap"
+            let read = entry["n"]?.string == "o" ? " (an offset before the last entry, which rlottie reads as a \(what))" : ""
             if values.isEmpty {
-                tally.add("dash", "stroke \(Self.name(fields)) has a \(what) without a value")
+                tally.add("dash", "stroke \(Self.name(fields)) has a \(what) without a number\(read)")
             } else if let bad = values.first(where: { !($0 > 0 && $0.isFinite) }) {
-                tally.add("dash", "stroke \(Self.name(fields)) has a \(what) of \(JSONWriter.number(bad)): dashes and gaps must be more than 0")
+                tally.add("dash", "stroke \(Self.name(fields)) has a \(what) of \(JSONWriter.number(bad))\(read): dashes and gaps must be more than 0")
             }
         }
     }
@@ -169,16 +219,16 @@ struct LottieStructure {
         var cost = base
         visiting.insert(id)
         for reference in references {
-            guard own[reference] != nil else { continue }
-            if visiting.contains(reference) {
-                tally.add("cycle", "precomposition '\(Self.clip(reference))' contains itself")
+            guard own[reference.id] != nil else { continue }
+            if visiting.contains(reference.id) {
+                tally.add("cycle", "precomposition '\(Self.clip(reference.id))' contains itself")
                 continue
             }
             if depth >= LottieLimits.maxPrecompositionDepth {
                 tally.add("depth", "precompositions nest more than \(LottieLimits.maxPrecompositionDepth) levels deep")
                 continue
             }
-            cost += total(reference, depth: depth + 1, visiting: &visiting)
+            cost += total(reference.id, depth: depth + 1, visiting: &visiting).scaled(by: reference.scale)
         }
         visiting.remove(id)
         expanded[id] = cost

@@ -65,7 +65,8 @@ extension SplashAssetReport {
             // Copies multiply past any Double; JSON has no infinity.
             func number(_ value: Double) -> JSONValue { .double(value.isFinite ? value : .greatestFiniteMagnitude) }
             fields["cost"] = .object(["layers": number(cost.layers), "shapes": number(cost.shapes), "buffers": number(cost.buffers),
-                                      "paintedCanvases": number(cost.paintedCanvases), "imagePixels": number(cost.imagePixels)])
+                                      "paintedCanvases": number(cost.paintedCanvases), "imagePixels": number(cost.imagePixels),
+                                      "strokeWidth": number(cost.strokeWidth)])
         }
         if let renderMs {
             fields["renderMs"] = .object(["count": .int(renderMs.count), "p50": .optional(renderMs.p50), "p95": .optional(renderMs.p95),
@@ -98,6 +99,7 @@ extension SplashAssetReport {
             read.buffers = finite(cost["buffers"]) ?? 0
             read.paintedCanvases = finite(cost["paintedCanvases"]) ?? 0
             read.imagePixels = finite(cost["imagePixels"]) ?? 0
+            read.strokeWidth = finite(cost["strokeWidth"]) ?? 0
             self.cost = read
         }
         if let render = value["renderMs"] {
