@@ -193,6 +193,32 @@ struct LinkDeskTests {
         #expect(seat.turn(segment: 1, previous: 0, proposed: 0, cancellation: Cancellation()) == 0)
     }
 
+    @Test("a play joins with the segments whole in the cache from its first as downloaded: the policy is asked for the next one, and the demuxer reads those at once, the first at its start variant")
+    func aPlayStartsFromWhatTheCacheHolds() throws {
+        let asked = Mutex<[SegmentRequest]>([])
+        let downloaded = Mutex<[Int]>([])
+        let policy = Scripted { state in
+            let decision = LinkDeskTests.nextOfFirst(state)
+            if case .fetch(let request) = decision { asked.withLock { $0.append(request) } }
+            downloaded.withLock { $0 = state.videos.first?.downloadedVariants ?? [] }
+            return decision
+        }
+        let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 1)
+        let seat = desk.seat(card: "a")
+        // The play's ladder is 1.2, 0.3 and 0.6 Mbit/s and it starts on 0.3 (its variant 1). The
+        // cache holds segment 0 at 0.3 and at 1.2 (a card scrolled back to, played first at the
+        // top), segment 1 at 0.6 and 1.2 (the lowest of them taken), and nothing of segment 2.
+        let held: Set<[Int]> = [[1, 0], [0, 0], [2, 1], [0, 1]]
+        seat.join(ladder: [1_200_000, 300_000, 600_000], durations: [2, 2, 2, 2], start: 1,
+                  probe: { ABRPlayhead(position: .zero, stalls: 0, playing: true) }, cached: { held.contains([$0, $1]) },
+                  fill: { _, _, _ in (bytes: 150_000, seconds: 1) })
+        // Ladder positions, lowest bitrate first: 0.3 is 0, 0.6 is 1.
+        #expect(downloaded.withLock { $0 }.prefix(2) == [0, 1])
+        #expect(asked.withLock { $0 }.first?.segment == 2)
+        #expect(seat.turn(segment: 0, previous: 1, proposed: 1, cancellation: Cancellation()) == 1)
+        #expect(seat.turn(segment: 1, previous: 1, proposed: 0, cancellation: Cancellation()) == 2)
+    }
+
     @Test("under today's policy every play reads as its own rules ask, at once, however many ask")
     func todayGrantsWhatIsAsked() throws {
         let desk = LinkDesk(policy: TodayPolicy(), meter: nil, maxTransfers: .max)

@@ -19,12 +19,14 @@ struct SegmentTurnsTests {
 
         let joined = Mutex<[Joined]>([])
         let turns = Mutex<[(segment: Int, proposed: Int)]>([])
+        let fills = Mutex<[@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double)]>([])
         let grantsAsked = true
 
         func join(ladder: [Int], durations: [Double], start: Int, probe: @escaping @Sendable () -> ABRPlayhead?,
                   cached: @escaping @Sendable (Int, Int) -> Bool,
                   fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))?) {
             joined.withLock { $0.append(Joined(ladder: ladder, durations: durations, start: start)) }
+            if let fill { fills.withLock { $0.append(fill) } }
         }
 
         func turn(segment index: Int, previous: Int, proposed: Int, cancellation: Cancellation) -> Int {
@@ -63,6 +65,36 @@ struct SegmentTurnsTests {
         controller.opened(playlist.segments[1].dataSpec)
         let turns = seat.turns.withLock { $0 }
         #expect(turns.count == 1 && turns.first?.segment == 1 && turns.first?.proposed == 0)
+    }
+
+    /// The cache harness's sources, with a seat.
+    struct SeatedCacheFactory: DataSourceFactory {
+        let inner: CacheDataSourceFactory
+        let seat: Recording
+        func makeDataSource(cancellation: Cancellation) -> any DataSource { inner.makeDataSource(cancellation: cancellation) }
+        var cacheContext: CacheContext? { inner.cacheContext }
+        var segmentTurns: (any SegmentTurns)? { seat }
+    }
+
+    @Test("a fill reports the bytes that crossed the link: a segment's over loopback, none for one the cache holds whole")
+    func aFillFromTheCacheReportsNoBytes() async throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg0.ts\n#EXTINF:2.0,\nseg1.ts\n#EXT-X-ENDLIST\n"
+        try await CacheHarness.with(["v/index.m3u8": Array(text.utf8), "v/seg0.ts": CacheHarness.bytes(40_000)]) { harness in
+            let cache = try await harness.openCache()
+            let seat = Recording()
+            let factory = SeatedCacheFactory(inner: harness.factory(cache), seat: seat)
+            let url = harness.url("v/index.m3u8")
+            let (first, again) = try await BlockingPool.shared.run { () throws -> (Int?, Int?) in
+                let resolved = try InputResolver(factory: factory, cancellation: Cancellation(), log: RequestLog()).resolve(url)
+                // The fill belongs to the play's controller, which lives as long as the play.
+                return try withExtendedLifetime(resolved) {
+                    guard let fill = seat.fills.withLock({ $0.first }) else { return (nil, nil) }
+                    return (try fill(0, 0, Cancellation()).bytes, try fill(0, 0, Cancellation()).bytes)
+                }
+            }
+            #expect(first == 40_000)
+            #expect(again == 0)
+        }
     }
 
     @Test("without a seat a media playlist has no controller, as before")

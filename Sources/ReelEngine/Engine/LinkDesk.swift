@@ -163,11 +163,17 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                           cached: @escaping @Sendable (Int, Int) -> Bool,
                           fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))?) {
             let positions = ladder.indices.filter { ladder[$0] > 0 || $0 == start }.sorted { ladder[$0] < ladder[$1] }
+            // What the cache holds already (fetched for this card's prefetch seat or an earlier
+            // play), read before taking the lock; nothing under a policy that grants what is asked.
+            let held = desk.grantsAsked ? [] : LinkDesk.cachedPrefix(positions: positions, start: start, segments: durations.count,
+                                                                       cached: cached)
             desk.locked {
                 // A card's player, or a newer prefetch job of it, takes over from its prefetch seat.
                 for (other, play) in desk.plays where play.prefetch && play.card == card { desk.remove(other) }
-                desk.plays[id] = Play(card: card, prefetch: prefetch, ladder: positions, bitrates: positions.map { ladder[$0] },
-                                      durations: durations, probe: probe, cached: cached, fill: fill)
+                var play = Play(card: card, prefetch: prefetch, ladder: positions, bitrates: positions.map { ladder[$0] },
+                                durations: durations, probe: probe, cached: cached, fill: fill)
+                play.variants = held
+                desk.plays[id] = play
                 desk.decide()
             }
         }
@@ -190,6 +196,26 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
             // Waiting readers take the departure in (and the policy is asked again) at once.
             desk.condition.broadcast()
         }
+    }
+
+    /// The ladder positions of the segments whole in the cache from the first on: each at the
+    /// variant of the one before if it is there (the start variant for the first), else at the
+    /// lowest bitrate that is. A play joins with them as downloaded, as the simulation counts a
+    /// video's cached segments: a seat that began empty had the policy fetch its first segment
+    /// again, at the variant of its plan then, while the demuxer's start variant lay in the cache
+    /// (a card scrolled back to, a start the card's prefetch seat filled). Only the variants whose
+    /// media playlist the play has loaded can say.
+    static func cachedPrefix(positions: [Int], start: Int, segments: Int, cached: (Int, Int) -> Bool) -> [Int] {
+        var held: [Int] = []
+        var previous = start
+        while held.count < segments {
+            let segment = held.count
+            let order = [previous] + positions.filter { $0 != previous }
+            guard let variant = order.first(where: { cached($0, segment) }), let position = positions.firstIndex(of: variant) else { break }
+            held.append(position)
+            previous = variant
+        }
+        return held
     }
 
     private func locked<T>(_ body: () -> T) -> T {

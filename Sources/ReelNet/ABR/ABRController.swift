@@ -135,9 +135,18 @@ public final class ABRController: Sendable {
             guard let self else { throw ReelError(.cancelled, "the play ended") }
             if let problem = self.load(variant) { throw problem.error }
             let spec = try self.spec(variant: variant, segment: segment)
-            let began = ContinuousClock.now
-            let bytes = try self.factory.fetch(spec, cancellation: cancellation, limit: 256 << 20, log: self.log)
-            return (bytes.count, (ContinuousClock.now - began).seconds)
+            // The bytes that crossed the link, not those read from the cache (a segment whole
+            // there already, a partial entry resumed): a cache read's bytes over its instant would
+            // tell the policy of a link far faster than the one it has.
+            let source = self.factory.makeDataSource(cancellation: cancellation)
+            defer {
+                source.close()
+                self.log.record(source.metrics)
+            }
+            _ = try source.open(spec)
+            _ = try source.readToEnd(limit: 256 << 20, url: spec.url)
+            let metrics = source.metrics
+            return (Int(metrics.bytes - metrics.cacheHitBytes), metrics.totalMs / 1000)
         }
         turns.join(ladder: bitrates, durations: durations, start: startVariant, probe: probe, cached: cached,
                    fill: cache == nil ? nil : fill)
