@@ -76,7 +76,7 @@ struct SegmentTurnsTests {
         var segmentTurns: (any SegmentTurns)? { seat }
     }
 
-    @Test("a fill reports the bytes that crossed the link: a segment's over loopback, none for one the cache holds whole")
+    @Test("a fill reports a segment's bytes fetched over loopback, and none for one the cache holds whole")
     func aFillFromTheCacheReportsNoBytes() async throws {
         let text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg0.ts\n#EXTINF:2.0,\nseg1.ts\n#EXT-X-ENDLIST\n"
         try await CacheHarness.with(["v/index.m3u8": Array(text.utf8), "v/seg0.ts": CacheHarness.bytes(40_000)]) { harness in
@@ -84,14 +84,23 @@ struct SegmentTurnsTests {
             let seat = Recording()
             let factory = SeatedCacheFactory(inner: harness.factory(cache), seat: seat)
             let url = harness.url("v/index.m3u8")
-            let (first, again) = try await BlockingPool.shared.run { () throws -> (Int?, Int?) in
-                let resolved = try InputResolver(factory: factory, cancellation: Cancellation(), log: RequestLog()).resolve(url)
-                // The fill belongs to the play's controller, which lives as long as the play.
-                return try withExtendedLifetime(resolved) {
-                    guard let fill = seat.fills.withLock({ $0.first }) else { return (nil, nil) }
-                    return (try fill(0, 0, Cancellation()).bytes, try fill(0, 0, Cancellation()).bytes)
-                }
+            // The segment's entry is whole once the cache says it stored it so.
+            let stored = AsyncStream<Void>.makeStream()
+            let observer = cache.addObserver { event in
+                if case .stored(let key, _, _, true) = event, key.hasSuffix("seg0.ts") { stored.continuation.yield() }
             }
+            defer { cache.removeObserver(observer) }
+            // The fill belongs to the play's controller, which lives as long as the play.
+            let controller = try await BlockingPool.shared.run {
+                try InputResolver(factory: factory, cancellation: Cancellation(), log: RequestLog()).resolve(url).adaptive
+            }
+            let play = try #require(controller)
+            let fill = try #require(seat.fills.withLock { $0.first })
+            let first = try await BlockingPool.shared.run { try fill(0, 0, Cancellation()).bytes }
+            var whole = stored.stream.makeAsyncIterator()
+            _ = await whole.next()
+            let again = try await BlockingPool.shared.run { try fill(0, 0, Cancellation()).bytes }
+            withExtendedLifetime(play) {}
             #expect(first == 40_000)
             #expect(again == 0)
         }
