@@ -33,12 +33,19 @@ extension DataSourceFactory {
     /// request in `log`. Blocking: call it from a dedicated thread.
     public func fetch(_ spec: DataSpec, cancellation: Cancellation = Cancellation(), limit: Int = 32 << 20,
                       log: RequestLog? = nil) throws -> [UInt8] {
+        try fetchMeasured(spec, cancellation: cancellation, limit: limit, log: log).bytes
+    }
+
+    /// `fetch`, with what the request cost (whether the cache served it whole, say).
+    package func fetchMeasured(_ spec: DataSpec, cancellation: Cancellation = Cancellation(), limit: Int = 32 << 20,
+                               log: RequestLog? = nil) throws -> (bytes: [UInt8], metrics: TransferMetrics) {
         let source = makeDataSource(cancellation: cancellation)
         defer {
             source.close()
             log?.record(source.metrics)
         }
         _ = try source.open(spec)
-        return try source.readToEnd(limit: limit, url: spec.url)
+        let bytes = try source.readToEnd(limit: limit, url: spec.url)
+        return (bytes, source.metrics)
     }
 }

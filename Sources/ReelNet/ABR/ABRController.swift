@@ -136,18 +136,12 @@ public final class ABRController: Sendable {
             if let problem = self.load(variant) { throw problem.error }
             let spec = try self.spec(variant: variant, segment: segment)
             let began = ContinuousClock.now
-            let source = self.factory.makeDataSource(cancellation: cancellation)
-            defer {
-                source.close()
-                self.log.record(source.metrics)
-            }
-            _ = try source.open(spec)
-            let bytes = try source.readToEnd(limit: 256 << 20, url: spec.url)
+            let (bytes, metrics) = try self.factory.fetchMeasured(spec, cancellation: cancellation, limit: 256 << 20, log: self.log)
             // Served whole from the cache: nothing crossed the link, and its bytes over the
             // instant of a cache read would tell the policy of a link far faster than the one it
             // has. A fill following a transfer on its way (the demuxer's, or a partial entry
             // resumed) does measure the link: its bytes over its time, as a transfer's.
-            return source.metrics.cacheHit ? (0, 0) : (bytes.count, (ContinuousClock.now - began).seconds)
+            return metrics.cacheHit ? (0, 0) : (bytes.count, (ContinuousClock.now - began).seconds)
         }
         turns.join(ladder: bitrates, durations: durations, start: startVariant, probe: probe, cached: cached,
                    fill: cache == nil ? nil : fill)
