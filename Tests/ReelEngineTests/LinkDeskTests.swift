@@ -39,7 +39,7 @@ struct LinkDeskTests {
     static func join(_ seat: LinkDesk.Seat, playing: Bool, ladder: [Int] = [1_200_000, 300_000, 600_000], segments: Int = 4,
                      fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))? = nil) {
         seat.join(ladder: ladder, durations: Array(repeating: 2, count: segments), start: 1,
-                  probe: { ABRPlayhead(position: .zero, stalls: 0, playing: playing) }, cached: { _, _ in false }, fill: fill)
+                  probe: { ABRPlayhead(position: .zero, stalls: 0, playing: playing) }, cached: { _, _ in nil }, fill: fill)
     }
 
     /// Runs a blocking call on a thread of the blocking pool, as a demuxer's would run.
@@ -82,6 +82,56 @@ struct LinkDeskTests {
         #expect(rest == nil, "reported again without a change")
     }
 
+    @Test("waiting readers are woken by a step that grants one of them, not by every step (each waiter's step woke the others: thousands of steps a second)")
+    func aStepWakesTheWaitersOnlyForAGrant() async throws {
+        let grant = Mutex<String?>(nil)
+        let allWaiting = AsyncStream<Void>.makeStream()
+        let policy = Scripted { state in
+            if state.videos.filter({ $0.asks != nil }).count == 3 { allWaiting.continuation.yield() }
+            if let card = grant.withLock({ card in defer { card = nil }; return card }) {
+                return .fetch(SegmentRequest(video: card, segment: 0, variant: 0))
+            }
+            return .wait(until: .infinity)
+        }
+        let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 3)
+        let seats = (0..<3).map { desk.seat(card: "c\($0)") }
+        for seat in seats { Self.join(seat, playing: true, ladder: [300_000], segments: 2) }
+        let cancellations = seats.map { _ in Cancellation() }
+        let turns = zip(seats, cancellations).map { seat, cancellation in
+            Task { await Self.blocking { seat.turn(segment: 0, previous: 0, proposed: 0, cancellation: cancellation) } }
+        }
+        var waiting = allWaiting.stream.makeAsyncIterator()
+        await waiting.next()
+        let before = desk.wakeUps
+        // Steps that grant nothing (the order moves, the play rules speak) wake nobody.
+        for step in 0..<5 { desk.setOrder([(card: "next\(step)", urgent: false)]) }
+        desk.setPlaying(["c0": nil])
+        #expect(desk.wakeUps == before)
+        // A step that grants c1 its segment wakes the waiters once, and c1 reads it.
+        grant.withLock { $0 = "c1" }
+        desk.setOrder([(card: "granted", urgent: false)])
+        #expect(await turns[1].value == 0)
+        #expect(desk.wakeUps == before + 1)
+        for cancellation in cancellations { cancellation.cancel() }
+        for turn in turns { _ = await turn.value }
+        allWaiting.continuation.finish()
+    }
+
+    @Test("a play whose playlist names no bitrate learns it from a segment whole in the cache: the policy sees its bytes")
+    func aCachedSegmentTeachesTheBitrate() throws {
+        let shown = Mutex<[Int]>([])
+        let policy = Scripted { state in
+            shown.withLock { $0 = state.videos.first?.sizes.first ?? [] }
+            return .wait(until: state.now + 60)
+        }
+        let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 3)
+        // A media playlist alone (bitrate 0 in its ladder) whose first segment, 80,000 bytes of 2 s, is cached.
+        desk.seat(card: "back").join(ladder: [0], durations: [2, 2, 2], start: 0, probe: { nil }, cached: { _, segment in
+            segment == 0 ? 80_000 : nil
+        }, fill: nil)
+        #expect(shown.withLock { $0 } == [80_000, 80_000, 80_000])
+    }
+
     @Test("a card the play rules granted is a playing video for the policy from its grant, before its player shows a frame or has a probe, with where its preview ends")
     func aGrantedPlayIsPlaying() throws {
         let shown = Mutex<[String]>([])
@@ -93,7 +143,7 @@ struct LinkDeskTests {
         }
         let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 3)
         // A player opening its first segment has no probe yet (nil), another is mounted and paused.
-        desk.seat(card: "opening").join(ladder: [300_000], durations: [2, 2], start: 0, probe: { nil }, cached: { _, _ in false },
+        desk.seat(card: "opening").join(ladder: [300_000], durations: [2, 2], start: 0, probe: { nil }, cached: { _, _ in nil },
                                         fill: nil)
         Self.join(desk.seat(card: "paused"), playing: false)
         #expect(shown.withLock { $0 }.isEmpty)
@@ -210,7 +260,7 @@ struct LinkDeskTests {
         // top), segment 1 at 0.6 and 1.2 (the lowest of them taken), and nothing of segment 2.
         let held: Set<[Int]> = [[1, 0], [0, 0], [2, 1], [0, 1]]
         seat.join(ladder: [1_200_000, 300_000, 600_000], durations: [2, 2, 2, 2], start: 1,
-                  probe: { ABRPlayhead(position: .zero, stalls: 0, playing: true) }, cached: { held.contains([$0, $1]) },
+                  probe: { ABRPlayhead(position: .zero, stalls: 0, playing: true) }, cached: { held.contains([$0, $1]) ? 100_000 : nil },
                   fill: { _, _, _ in (bytes: 150_000, seconds: 1) })
         // Ladder positions, lowest bitrate first: 0.3 is 0, 0.6 is 1.
         #expect(downloaded.withLock { $0 }.prefix(2) == [0, 1])

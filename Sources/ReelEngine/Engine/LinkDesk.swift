@@ -40,6 +40,13 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     private var granted: [String: Double?] = [:]
     /// When the policy asked to be asked again.
     private var wake: ContinuousClock.Instant?
+    /// Something a waiting reader looks for changed at this step (a turn granted, a seat gone,
+    /// the policy's wake moved earlier): the waiters are woken once it ends. Waking them at every
+    /// step instead had each waiter's step wake the others, thousands of steps a second.
+    private var waitersWanted = false
+    /// How many times the waiting readers were woken.
+    package var wakeUps: Int { locked { woken } }
+    private var woken = 0
     /// Seats that left, taken in at the desk's next step under its lock. A play's controller can
     /// go away on a thread that holds the lock (its last reference dropped by a probe or a cache
     /// test the desk called), so leaving never waits for the lock.
@@ -58,7 +65,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         var bitrates: [Int]
         var durations: [Double]
         var probe: @Sendable () -> ABRPlayhead?
-        var cached: @Sendable (Int, Int) -> Bool
+        var cached: @Sendable (Int, Int) -> Int?
         var fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))?
         /// Ladder positions of the segments fetched or on their way, from the first.
         var variants: [Int] = []
@@ -73,7 +80,9 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         let cancellation = Cancellation()
 
         /// A play whose manifest names no bitrate (a media playlist alone) learns it from its
-        /// first segment that came over the link.
+        /// first segment that came over the link or lay whole in the cache: without it the
+        /// policy sees segments of no bytes, due only a latency before they play (a carousel
+        /// card whose first segment was prefetched stalled at its second on 4g).
         mutating func learnBitrate(segment: Int, bytes: Int) {
             guard bitrates == [0], bytes > 0, durations.indices.contains(segment), durations[segment] > 0 else { return }
             bitrates = [Int(Double(bytes) * 8 / durations[segment])]
@@ -148,6 +157,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     /// Lets seat `id` go: its fills stop, its waiting reader goes on. Under the lock.
     private func remove(_ id: Int) {
         plays.removeValue(forKey: id)?.cancellation.cancel()
+        waitersWanted = true
     }
 
     /// One play's place at the desk.
@@ -160,19 +170,21 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         package var grantsAsked: Bool { desk.grantsAsked }
 
         package func join(ladder: [Int], durations: [Double], start: Int, probe: @escaping @Sendable () -> ABRPlayhead?,
-                          cached: @escaping @Sendable (Int, Int) -> Bool,
+                          cached: @escaping @Sendable (Int, Int) -> Int?,
                           fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))?) {
             let positions = ladder.indices.filter { ladder[$0] > 0 || $0 == start }.sorted { ladder[$0] < ladder[$1] }
             // What the cache holds already (fetched for this card's prefetch seat or an earlier
             // play), read before taking the lock; nothing under a policy that grants what is asked.
             let held = desk.grantsAsked ? [] : LinkDesk.cachedPrefix(positions: positions, start: start, segments: durations.count,
-                                                                       cached: cached)
+                                                                       cached: { cached($0, $1) != nil })
+            let heldBytes = held.first.flatMap { cached(positions[$0], 0) }
             desk.locked {
                 // A card's player, or a newer prefetch job of it, takes over from its prefetch seat.
                 for (other, play) in desk.plays where play.prefetch && play.card == card { desk.remove(other) }
                 var play = Play(card: card, prefetch: prefetch, ladder: positions, bitrates: positions.map { ladder[$0] },
                                 durations: durations, probe: probe, cached: cached, fill: fill)
                 play.variants = held
+                if let heldBytes { play.learnBitrate(segment: 0, bytes: heldBytes) }
                 desk.plays[id] = play
                 desk.decide()
             }
@@ -240,7 +252,8 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         if index < play.variants.count { return play.ladder[play.variants[index]] }
         let position = play.ladder.firstIndex(of: proposed) ?? 0
         // Whole in the cache at the variant its own rule chose: no turn on the link needed.
-        if play.cached(proposed, index) {
+        if let bytes = play.cached(proposed, index) {
+            play.learnBitrate(segment: index, bytes: bytes)
             play.variants += Array(repeating: position, count: index + 1 - play.variants.count)
             plays[id] = play
             decide()
@@ -255,8 +268,10 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         while !cancellation.isCancelled, let play = plays[id] {
             if play.waiting == nil, play.variants.indices.contains(index) { return play.ladder[play.variants[index]] }
             let until = min(ContinuousClock.now + poll, wake ?? .now + poll)
-            _ = condition.wait(until: Date(timeIntervalSinceNow: max(0.001, (until - .now).seconds)))
-            decide()
+            let woken = condition.wait(until: Date(timeIntervalSinceNow: max(0.001, (until - .now).seconds)))
+            // Woken by another step: look at what it granted, and step only for a seat that left.
+            // At the policy's time or the poll: step.
+            if !woken || departures.withLock({ !$0.isEmpty }) { decide() }
         }
         plays[id]?.waiting = nil
         return proposed
@@ -276,7 +291,15 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     /// Asks the policy while fewer than `maxTransfers` places on the link are taken, and performs
     /// its answers. Under the lock.
     private func decide() {
-        defer { condition.broadcast() }
+        let wakeBefore = wake
+        defer {
+            if let wake, wakeBefore.map({ wake < $0 }) ?? true { waitersWanted = true }
+            if waitersWanted {
+                waitersWanted = false
+                woken += 1
+                condition.broadcast()
+            }
+        }
         takeDepartures()
         // Under a policy that decides, the state is built first to ask what the link carries,
         // and serves the first decision too.
@@ -310,6 +333,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                 if play.waiting == request.segment {
                     play.waiting = nil
                     play.reading.insert(request.segment)
+                    waitersWanted = true
                 } else if let fill = play.fill {
                     play.filling.insert(request.segment)
                     startFill(id, fill: fill, variant: play.ladder[request.variant], segment: request.segment,
@@ -319,6 +343,9 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                 plays[id] = play
             }
         }
+        // Every place taken: an arrival or a fill's end asks again (a wake left from an earlier
+        // answer, passed, would have the waiters step every millisecond meanwhile).
+        wake = nil
     }
 
     /// A segment of `play` came over the link (read by its demuxer or filled into the cache):
@@ -341,6 +368,8 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                 guard var play = plays[id], play.filling.remove(segment) != nil else { return }
                 switch result {
                 case .success(let fetched):
+                    // Served whole from the cache: nothing for the policy, the bitrate for the play.
+                    if fetched.bytes == 0, let bytes = play.cached(variant, segment) { play.learnBitrate(segment: segment, bytes: bytes) }
                     heard(&play, segment: segment, bytes: fetched.bytes, seconds: fetched.seconds)
                 case .failure(let error):
                     // The demuxer asks for it again when it comes to it.

@@ -126,10 +126,10 @@ public final class ABRController: Sendable {
         let bitrates = virtualPlaylist == nil
             ? ladder.indices.map { $0 == startVariant ? ladder[$0].bandwidth : 0 }
             : ladder.map(\.bandwidth)
-        let cached: @Sendable (Int, Int) -> Bool = { [weak self] variant, segment in
-            guard let self, let cache, let spec = try? self.loadedSpec(variant: variant, segment: segment) else { return false }
-            if case .complete = cache.status(of: spec.cacheKey) { return true }
-            return false
+        let cached: @Sendable (Int, Int) -> Int? = { [weak self] variant, segment in
+            guard let self, let cache, let spec = try? self.loadedSpec(variant: variant, segment: segment) else { return nil }
+            if case .complete(let bytes) = cache.status(of: spec.cacheKey) { return Int(bytes) }
+            return nil
         }
         let fill: @Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double) = { [weak self] variant, segment, cancellation in
             guard let self else { throw ReelError(.cancelled, "the play ended") }

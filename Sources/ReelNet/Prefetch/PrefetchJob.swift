@@ -147,9 +147,9 @@ struct PrefetchJob: Sendable {
     private func join(_ turns: any SegmentTurns, plan: PrefetchPlan, fills: Bool) {
         let specs = plan.segmentSpecs
         let cache = factory.cache
-        let cached: @Sendable (Int, Int) -> Bool = { _, segment in
-            guard specs.indices.contains(segment), case .complete = cache.status(of: specs[segment].cacheKey) else { return false }
-            return true
+        let cached: @Sendable (Int, Int) -> Int? = { _, segment in
+            guard specs.indices.contains(segment), case .complete(let bytes) = cache.status(of: specs[segment].cacheKey) else { return nil }
+            return Int(bytes)
         }
         let (factory, onFetch, url) = (self.factory, self.onFetch, self.url)
         let fill: @Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double) = { _, segment, cancellation in
@@ -158,8 +158,9 @@ struct PrefetchJob: Sendable {
             }
             onFetch(specs[segment].cacheKey)
             let began = ContinuousClock.now
-            let bytes = try factory.fetch(specs[segment], cancellation: cancellation, limit: 256 << 20)
-            return (bytes.count, (ContinuousClock.now - began).seconds)
+            let (bytes, metrics) = try factory.fetchMeasured(specs[segment], cancellation: cancellation, limit: 256 << 20)
+            // Served whole from the cache: nothing crossed the link (as the players' fills).
+            return metrics.cacheHit ? (0, 0) : (bytes.count, (ContinuousClock.now - began).seconds)
         }
         turns.join(ladder: [plan.bitrate], durations: plan.segmentDurations, start: 0, probe: { nil }, cached: cached,
                    fill: fills ? fill : nil)
