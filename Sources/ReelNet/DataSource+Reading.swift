@@ -48,4 +48,15 @@ extension DataSourceFactory {
         let bytes = try source.readToEnd(limit: limit, url: spec.url)
         return (bytes, source.metrics)
     }
+
+    /// Fetches a segment into the cache for a seat at the session's link desk (`SegmentTurns`'s
+    /// fill): its body bytes and seconds on the link, none when the cache served it whole (a cache
+    /// read's bytes over its instant would tell the policy of a link far faster than the one it
+    /// has). A fill following a transfer on its way (the demuxer's, or a partial entry resumed)
+    /// does measure the link: its bytes over its time, as a transfer's.
+    package func fill(_ spec: DataSpec, cancellation: Cancellation, log: RequestLog? = nil) throws -> (bytes: Int, seconds: Double) {
+        let began = ContinuousClock.now
+        let (bytes, metrics) = try fetchMeasured(spec, cancellation: cancellation, limit: 256 << 20, log: log)
+        return metrics.cacheHit ? (0, 0) : (bytes.count, (ContinuousClock.now - began).seconds)
+    }
 }

@@ -176,15 +176,14 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
             // What the cache holds already (fetched for this card's prefetch seat or an earlier
             // play), read before taking the lock; nothing under a policy that grants what is asked.
             let held = desk.grantsAsked ? [] : LinkDesk.cachedPrefix(positions: positions, start: start, segments: durations.count,
-                                                                       cached: { cached($0, $1) != nil })
-            let heldBytes = held.first.flatMap { cached(positions[$0], 0) }
+                                                                       cached: cached)
             desk.locked {
                 // A card's player, or a newer prefetch job of it, takes over from its prefetch seat.
                 for (other, play) in desk.plays where play.prefetch && play.card == card { desk.remove(other) }
                 var play = Play(card: card, prefetch: prefetch, ladder: positions, bitrates: positions.map { ladder[$0] },
                                 durations: durations, probe: probe, cached: cached, fill: fill)
-                play.variants = held
-                if let heldBytes { play.learnBitrate(segment: 0, bytes: heldBytes) }
+                play.variants = held.map(\.position)
+                if let first = held.first { play.learnBitrate(segment: 0, bytes: first.bytes) }
                 desk.plays[id] = play
                 desk.decide()
             }
@@ -216,16 +215,24 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     /// video's cached segments: a seat that began empty had the policy fetch its first segment
     /// again, at the variant of its plan then, while the demuxer's start variant lay in the cache
     /// (a card scrolled back to, a start the card's prefetch seat filled). Only the variants whose
-    /// media playlist the play has loaded can say.
-    static func cachedPrefix(positions: [Int], start: Int, segments: Int, cached: (Int, Int) -> Bool) -> [Int] {
-        var held: [Int] = []
+    /// media playlist the play has loaded can say. Each with its bytes in the cache.
+    static func cachedPrefix(positions: [Int], start: Int, segments: Int,
+                             cached: (Int, Int) -> Int?) -> [(position: Int, bytes: Int)] {
+        var held: [(position: Int, bytes: Int)] = []
         var previous = start
         while held.count < segments {
             let segment = held.count
             let order = [previous] + positions.filter { $0 != previous }
-            guard let variant = order.first(where: { cached($0, segment) }), let position = positions.firstIndex(of: variant) else { break }
-            held.append(position)
-            previous = variant
+            var found: (variant: Int, bytes: Int)?
+            for variant in order {
+                if let bytes = cached(variant, segment) {
+                    found = (variant, bytes)
+                    break
+                }
+            }
+            guard let found, let position = positions.firstIndex(of: found.variant) else { break }
+            held.append((position, found.bytes))
+            previous = found.variant
         }
         return held
     }

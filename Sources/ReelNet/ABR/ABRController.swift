@@ -128,20 +128,12 @@ public final class ABRController: Sendable {
             : ladder.map(\.bandwidth)
         let cached: @Sendable (Int, Int) -> Int? = { [weak self] variant, segment in
             guard let self, let cache, let spec = try? self.loadedSpec(variant: variant, segment: segment) else { return nil }
-            if case .complete(let bytes) = cache.status(of: spec.cacheKey) { return Int(bytes) }
-            return nil
+            return cache.completeBytes(spec)
         }
         let fill: @Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double) = { [weak self] variant, segment, cancellation in
             guard let self else { throw ReelError(.cancelled, "the play ended") }
             if let problem = self.load(variant) { throw problem.error }
-            let spec = try self.spec(variant: variant, segment: segment)
-            let began = ContinuousClock.now
-            let (bytes, metrics) = try self.factory.fetchMeasured(spec, cancellation: cancellation, limit: 256 << 20, log: self.log)
-            // Served whole from the cache: nothing crossed the link, and its bytes over the
-            // instant of a cache read would tell the policy of a link far faster than the one it
-            // has. A fill following a transfer on its way (the demuxer's, or a partial entry
-            // resumed) does measure the link: its bytes over its time, as a transfer's.
-            return metrics.cacheHit ? (0, 0) : (bytes.count, (ContinuousClock.now - began).seconds)
+            return try self.factory.fill(self.spec(variant: variant, segment: segment), cancellation: cancellation, log: self.log)
         }
         turns.join(ladder: bitrates, durations: durations, start: startVariant, probe: probe, cached: cached,
                    fill: cache == nil ? nil : fill)

@@ -114,6 +114,12 @@ public final class Cache: Sendable {
         peek(spec.cacheKey)?.isComplete == true
     }
 
+    /// The bytes of the entry for `spec` when it is whole in the cache, else nil.
+    package func completeBytes(_ spec: DataSpec) -> Int? {
+        if case .complete(let bytes) = status(of: spec.cacheKey) { return Int(bytes) }
+        return nil
+    }
+
     /// Whether `key` is cached, partly cached, being fetched, or absent.
     public func status(of key: String) -> CacheStatus {
         state.withLock { state in

@@ -148,8 +148,7 @@ struct PrefetchJob: Sendable {
         let specs = plan.segmentSpecs
         let cache = factory.cache
         let cached: @Sendable (Int, Int) -> Int? = { _, segment in
-            guard specs.indices.contains(segment), case .complete(let bytes) = cache.status(of: specs[segment].cacheKey) else { return nil }
-            return Int(bytes)
+            specs.indices.contains(segment) ? cache.completeBytes(specs[segment]) : nil
         }
         let (factory, onFetch, url) = (self.factory, self.onFetch, self.url)
         let fill: @Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double) = { _, segment, cancellation in
@@ -157,10 +156,7 @@ struct PrefetchJob: Sendable {
                 throw ReelError(.internalFailure, "no segment \(segment) of '\(url.absoluteString)'")
             }
             onFetch(specs[segment].cacheKey)
-            let began = ContinuousClock.now
-            let (bytes, metrics) = try factory.fetchMeasured(specs[segment], cancellation: cancellation, limit: 256 << 20)
-            // Served whole from the cache: nothing crossed the link (as the players' fills).
-            return metrics.cacheHit ? (0, 0) : (bytes.count, (ContinuousClock.now - began).seconds)
+            return try factory.fill(specs[segment], cancellation: cancellation)
         }
         turns.join(ladder: [plan.bitrate], durations: plan.segmentDurations, start: 0, probe: { nil }, cached: cached,
                    fill: fills ? fill : nil)
