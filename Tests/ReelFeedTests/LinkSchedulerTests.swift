@@ -115,6 +115,26 @@ struct LinkSchedulerTests {
         #expect((dearRun.videos[0].downloadedVariants.max() ?? -1) < (cheapRun.videos[0].downloadedVariants.max() ?? -1))
     }
 
+    @Test("a stall however short has a price: on a fast link the playing video's next segment goes when due, not once the buffer is dry")
+    func aShortStallHasAPrice() {
+        // One variant; the viewers at 2.7 s mostly leave before 3 s, where the next segment
+        // starts. Its download (75 ms) stalls little, so priced by its seconds alone the bytes
+        // it may waste outweigh it until the buffer is dry, and a real player then stalls for
+        // the download and its own restart.
+        var playing = VideoState(id: "a", distance: 0, isPlaying: true, playhead: 2.7, downloaded: 3,
+                                 downloadedVariants: [0, 0, 0], segmentDurations: Array(repeating: 1, count: 10),
+                                 bitrates: [400_000], sizes: [Array(repeating: 50_000, count: 10)],
+                                 retention: [1, 0.6, 0.36, 0.05, 0.04, 0.03, 0.02, 0.01, 0.01, 0.01, 0.01])
+        let state = LinkState(now: 5, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing])
+        var priced = Self.scheduler(measured: [20_000_000])
+        #expect(Self.fetched(priced.decide(state)) == SegmentRequest(video: "a", segment: 3, variant: 0))
+        var secondsOnly = Self.scheduler(measured: [20_000_000], Self.parameters { $0.stallEventCost = 0 })
+        #expect(Self.fetched(secondsOnly.decide(state)) == nil)
+        playing.playhead = 3
+        #expect(Self.fetched(secondsOnly.decide(LinkState(now: 5.3, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing])))
+                == SegmentRequest(video: "a", segment: 3, variant: 0), "dry: fetched whatever the price")
+    }
+
     @Test("a link that collapses lowers the bitrate and holds back a start the user may not reach rather than stall")
     func collapseLowersTheBitrate() {
         let playing = Self.video("a", distance: 0, downloaded: [2, 2, 2], playhead: 1.8)

@@ -11,6 +11,9 @@ public struct SchedulerSettings: ConfigSection {
     @Setting("Price of a second stalled, in the same points.", .range(0.0...1000.0))
     public var stallCost = 1.85
 
+    @Setting("Price of a stall however short, in the same points, beside its seconds: a viewer feels each interruption (the short video challenge's score counts only the seconds; its benchmark sets this to 0).", .range(0.0...1000.0))
+    public var stallEventCost = 1.0
+
     @Setting("Price of a bitrate change between consecutive watched segments, per Mbit/s of change.", .range(0.0...100.0))
     public var switchCost = 1.0
 

@@ -8,7 +8,8 @@ import ReelCore
 /// - A segment is worth its bitrate times the chance it is played (its video's retention curve
 ///   from the playhead, `RetentionModel`, times the chance the user reaches the video at all),
 ///   less `scheduler.byteCost` per megabit fetched, `scheduler.stallCost` per second of stall it
-///   is expected to cause or save, and `scheduler.switchCost` per Mbit/s of bitrate change.
+///   is expected to cause or save (and `scheduler.stallEventCost` per stall, however short), and
+///   `scheduler.switchCost` per Mbit/s of bitrate change.
 /// - **The playing video** is fetched just in time: its next segment is due once the buffer is
 ///   down to the segment's download time plus `scheduler.marginMs` (at the planned bandwidth or
 ///   at the slowest of the last transfers, whichever is longer), and fetched then
@@ -49,6 +50,9 @@ public struct LinkScheduler: DownloadPolicy {
         public var byteCost: Double
         /// Points per second stalled.
         public var stallCost: Double
+        /// Points per stall, however short (beside its seconds): a viewer feels each
+        /// interruption, and a real player's stall lasts longer than the download it waits for.
+        public var stallEventCost: Double
         /// Points per Mbit/s of change between consecutive segments.
         public var switchCost: Double
         /// Seconds kept above a segment's expected download time.
@@ -82,6 +86,7 @@ public struct LinkScheduler: DownloadPolicy {
             let settings = config.scheduler
             byteCost = settings.byteCost
             stallCost = settings.stallCost
+            stallEventCost = settings.stallEventCost
             switchCost = settings.switchCost
             margin = Double(settings.marginMs) / 1000
             bandwidthSafety = settings.bandwidthSafety
@@ -165,8 +170,9 @@ public struct LinkScheduler: DownloadPolicy {
             let chance = retention0.chance(of: playing.start(of: playing.downloaded), from: playing.playhead)
             let megabits = Double(playing.sizes[level][playing.downloaded]) * 8 / 1e6
             // Fetching now wastes its bytes if the user leaves first; leaving it until the user
-            // gets there stalls for its download.
-            let wanted = buffered <= 0.001 || (1 - chance) * parameters.byteCost * megabits <= chance * parameters.stallCost * seconds
+            // gets there stalls for its download (and a stall, however short, is felt).
+            let wanted = buffered <= 0.001
+                || (1 - chance) * parameters.byteCost * megabits <= chance * (parameters.stallCost * seconds + parameters.stallEventCost)
             // Due by the slowest of the last transfers: a link that varies fetches earlier.
             let slowest = link.latency + Double(playing.sizes[level][playing.downloaded]) * 8 / worstBandwidth(state)
             next = (level, seconds, wanted, max(seconds, slowest))
@@ -378,7 +384,8 @@ public struct LinkScheduler: DownloadPolicy {
                 let start = video.start(of: segment)
                 let watched = retention.chance(of: start, from: video.playhead)
                 let fetched = retention.chance(of: max(video.playhead, start - startBuffer), from: video.playhead)
-                value += watched * (bitrate * video.duration(of: segment) - parameters.stallCost * stall)
+                value += watched * (bitrate * video.duration(of: segment) - parameters.stallCost * stall
+                    - (stall > 0 ? parameters.stallEventCost : 0))
                 value -= fetched * parameters.byteCost * Double(video.sizes[level][segment]) * 8 / 1e6
                 buffer = max(startBuffer - seconds, 0) + video.duration(of: segment)
             }

@@ -31,6 +31,7 @@ package enum MMGCPolicies {
         var parameters = LinkScheduler.Parameters(config)
         parameters.chargesEarlyStart = true
         parameters.chargesChangeAcrossVideos = true
+        parameters.stallEventCost = 0
         return parameters
     }
 }
