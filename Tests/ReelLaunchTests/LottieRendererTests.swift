@@ -39,8 +39,11 @@ struct LottieRendererTests {
         #expect(report.fps == sample.fps)
         if let problem = sample.problem {
             #expect(!report.isValid)
-            #expect(report.problems.count == 1, "\(report.problems)")
-            #expect(report.problems.first?.contains(problem) == true, "\(report.problems)")
+            // Drawing speed is the machine's (a sanitizer build on a busy 2-core runner can find
+            // a sample too slow): only the document's own problems are the sample's verdict.
+            let problems = report.problems.filter { !$0.hasPrefix("too slow to draw") }
+            #expect(problems.count == 1, "\(report.problems)")
+            #expect(problems.first?.contains(problem) == true, "\(report.problems)")
         } else {
             #expect(report.isValid, "\(report.problems)")
             #expect((report.seconds ?? 99) <= 3)
