@@ -314,10 +314,12 @@ public final class Cache: Sendable {
     /// fsync and rename `writer`'s file; the entry to index, or nil when it is not kept.
     private func seal(_ writer: CacheWriter, transfer: InFlightTransfer, complete: Bool, totalLength: Int64?,
                       usedByPlayback: Bool) -> CacheEntry? {
-        let (budget, closed, writable) = state.withLock { (maxBytes - $0.indexBytes, $0.indexClosed, $0.writesEnabled) }
-        // After `close` no row can be written, so a sealed file would be an orphan: drop it. After
-        // a failed write nothing more is kept (what is stored stays a run from the first failure back).
-        guard writer.length > 0, writer.length <= budget, !closed, writable else {
+        let (budget, closed) = state.withLock { (maxBytes - $0.indexBytes, $0.indexClosed) }
+        // After `close` no row can be written, so a sealed file would be an orphan: drop it. A
+        // file whose every byte was written is kept even when another write failed since (a full
+        // disk): its seal may run later than that failure on a busy machine, and no new file
+        // starts after it, so what is stored is still what finished before the disk filled.
+        guard writer.length > 0, writer.length <= budget, !closed else {
             writer.abandon()
             return nil
         }
