@@ -100,6 +100,11 @@ public struct LinkScheduler: DownloadPolicy {
             reachDecay = settings.reachDecay
             poll = Double(settings.pollMs) / 1000
         }
+
+        /// The points a stall of `seconds` costs: its seconds and, when there is one, its event.
+        func stallPrice(seconds: Double) -> Double {
+            seconds > 0 ? stallCost * seconds + stallEventCost : 0
+        }
     }
 
     public let parameters: Parameters
@@ -172,7 +177,7 @@ public struct LinkScheduler: DownloadPolicy {
             // Fetching now wastes its bytes if the user leaves first; leaving it until the user
             // gets there stalls for its download (and a stall, however short, is felt).
             let wanted = buffered <= 0.001
-                || (1 - chance) * parameters.byteCost * megabits <= chance * (parameters.stallCost * seconds + parameters.stallEventCost)
+                || (1 - chance) * parameters.byteCost * megabits <= chance * parameters.stallPrice(seconds: seconds)
             // Due by the slowest of the last transfers: a link that varies fetches earlier.
             let slowest = link.latency + Double(playing.sizes[level][playing.downloaded]) * 8 / worstBandwidth(state)
             next = (level, seconds, wanted, max(seconds, slowest))
@@ -384,8 +389,7 @@ public struct LinkScheduler: DownloadPolicy {
                 let start = video.start(of: segment)
                 let watched = retention.chance(of: start, from: video.playhead)
                 let fetched = retention.chance(of: max(video.playhead, start - startBuffer), from: video.playhead)
-                value += watched * (bitrate * video.duration(of: segment) - parameters.stallCost * stall
-                    - (stall > 0 ? parameters.stallEventCost : 0))
+                value += watched * (bitrate * video.duration(of: segment) - parameters.stallPrice(seconds: stall))
                 value -= fetched * parameters.byteCost * Double(video.sizes[level][segment]) * 8 / 1e6
                 buffer = max(startBuffer - seconds, 0) + video.duration(of: segment)
             }
