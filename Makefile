@@ -44,10 +44,16 @@ test: deps
 ## tsan: the blocking pool, the decoder pool, player, the feed engine, prefetcher, cache, transfer engine, launch controller and Lottie renderer tests under
 ## the thread sanitizer, built in a folder of their own (.build-tsan) so the normal build stays as it is. tsan-suppressions.txt names the one known
 ## false positive (Swift's continuation hand-off) and why.
+## Only the test targets holding those suites are built (TSAN_TARGETS, through REEL_TEST_TARGETS in Package.swift: a
+## sanitized build of everything took as long as the normal one), and TSAN_WIDTH tests run at once (instrumented code is
+## slow: at 8 a real-time player starved past its stream's end before its read-ahead filled, and the pass took longer).
 TSAN_FILTER := BlockingPool|DecoderPool|Player|BufferPolicy|FeedEngine|PrefetchPolicy|Prefetcher|CacheDataSource|TransferEngine|LaunchController|LottieRenderer
+TSAN_TARGETS := ReelCoreTests,ReelFeedTests,ReelMediaTests,ReelEngineTests,ReelNetTests,ReelLaunchTests
+TSAN_WIDTH ?= 4
 tsan: deps
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	TSAN_OPTIONS="suppressions=$(CURDIR)/tsan-suppressions.txt $$TSAN_OPTIONS" \
+	REEL_TEST_TARGETS=$(TSAN_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	REEL_TEST_TARGETS=$(TSAN_TARGETS) SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TSAN_WIDTH) \
+	  TSAN_OPTIONS="suppressions=$(CURDIR)/tsan-suppressions.txt $$TSAN_OPTIONS" \
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 
 ## fuzz: build the libFuzzer targets (the Fuzz/ package, in .build-fuzz) and run each for FUZZ_SECONDS

@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "ReelCore",
             dependencies: [
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -80,28 +80,30 @@ let package = Package(
         // HLS and DASH: the manifest model, its parsers and writer. Pure: the fuzzers link it alone.
         .target(
             name: "ReelManifest",
-            dependencies: ["ReelCore", .product(name: "Collections", package: "swift-collections")],
+            dependencies: ["ReelCore", .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: strictSwift
         ),
         // Stored state decoded without traps: SQLite values, and the disk cache's index as rows
         // and in memory. Pure: the fuzzers drive it without a database.
         .target(
             name: "ReelStore",
-            dependencies: ["ReelCore", "ReelManifest", .product(name: "Collections", package: "swift-collections")],
+            dependencies: ["ReelCore", "ReelManifest", .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: strictSwift
         ),
         // The feed domain: catalog, feed model, layout, visibility, the play rules, prediction and
         // preload, and the FeedCoordinator that holds the feed's decisions. Pure.
         .target(
             name: "ReelFeed",
-            dependencies: ["ReelCore", .product(name: "Collections", package: "swift-collections")],
+            dependencies: ["ReelCore", .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: strictSwift
         ),
         .target(
             name: "ReelNet",
             dependencies: [
                 "ReelCore", "ReelManifest", "ReelStore", "CCurl", "CReelShims",
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -130,7 +132,7 @@ let package = Package(
             name: "ReelEngine",
             dependencies: [
                 "ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia",
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -141,7 +143,7 @@ let package = Package(
             name: "ReelReport",
             dependencies: [
                 "ReelCore", "ReelFeed", "ReelMedia", "ReelEngine",
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
@@ -151,7 +153,7 @@ let package = Package(
             name: "ReelSim",
             dependencies: [
                 "ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelServer",
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
@@ -161,7 +163,7 @@ let package = Package(
             name: "ReelSplash",
             dependencies: [
                 "ReelCore", "ReelManifest", "ReelStore", "CRLottie",
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -172,7 +174,7 @@ let package = Package(
             name: "ReelLaunch",
             dependencies: [
                 "ReelCore", "ReelManifest", "ReelNet", "ReelSplash",
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -185,7 +187,7 @@ let package = Package(
             dependencies: [
                 "ReelCore", "ReelManifest", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelReport", "ReelServer",
                 "ReelSim",
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
@@ -196,7 +198,7 @@ let package = Package(
                 "ReelSim", "ReelHarness", "ReelSplash", "ReelLaunch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
@@ -208,7 +210,7 @@ let package = Package(
                 "ReelCore", "ReelManifest", "ReelStore", "ReelFeed", "ReelNet", "ReelMedia", "ReelEngine", "ReelSplash", "ReelLaunch",
                 "ReelHarness", "CSDL2", "CSDL2TTF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -223,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "ReelReportTests",
             dependencies: ["ReelReport", "ReelEngine", "ReelFeed", "ReelCore", "ReelHarness", "ReelServer", "ReelTestSupport",
-                           .product(name: "Collections", package: "swift-collections")],
+                           .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: strictSwift),
         .testTarget(name: "ReelSimTests", dependencies: ["ReelSim", "ReelFeed", "ReelEngine", "ReelMedia", "ReelCore", "ReelServer", "ReelTestSupport"],
                     swiftSettings: strictSwift),
@@ -237,13 +239,13 @@ let package = Package(
         .testTarget(
             name: "ReelEngineTests",
             dependencies: ["ReelEngine", "ReelFeed", "ReelReport", "ReelHarness", "ReelServer", "ReelTestSupport",
-                           .product(name: "Collections", package: "swift-collections")],
+                           .product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: strictSwift),
         .testTarget(
             name: "ReelLaunchTests",
             dependencies: [
                 "ReelLaunch", "ReelSplash", "ReelManifest", "ReelServer", "ReelTestSupport",
-                .product(name: "Collections", package: "swift-collections"), .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "OrderedCollections", package: "swift-collections"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSwift),
         .testTarget(
@@ -254,3 +256,23 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `REEL_TEST_TARGETS=A,B swift build --build-tests` builds only those test targets and what they
+// depend on (no products): `make tsan` builds its sanitized copy this way, since a sanitized build
+// of everything took as long as the normal build.
+if let subset = Context.environment["REEL_TEST_TARGETS"] {
+    let targets = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var kept: Set<String> = []
+    var queue = subset.split(separator: ",").map(String.init)
+    while let name = queue.popLast() {
+        guard kept.insert(name).inserted, let target = targets[name] else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): queue.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products = []
+}

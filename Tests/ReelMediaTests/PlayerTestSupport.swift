@@ -100,6 +100,8 @@ struct EventReader {
         while let event = await iterator.next() {
             seen.append(event)
             if match(event) { return event }
+            // Nothing follows an end or a failure: waiting on would hang the run, not fail it.
+            if event.endsPlayback { break }
         }
         Issue.record("the player's events ended before the one awaited; saw \(seen)", sourceLocation: sourceLocation)
         return nil
