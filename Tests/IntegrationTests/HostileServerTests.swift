@@ -51,18 +51,13 @@ struct HostileServerTests {
 
     @Test func anEncodedPlaylistIsRefusedWithoutInflatingIt() async throws {
         // 64 MiB of zeros, gzipped: the body that arrives is small, what it inflates to is not.
-        let gzip = try await BlockingPool.shared.run { () throws -> [UInt8] in
-            let scratch = try makeScratchFolder("reel-gzip")
-            defer { try? FileManager.default.removeItem(at: scratch) }
-            let file = scratch.appendingPathComponent("zeros")
-            try Data(count: 64 << 20).write(to: file)
-            let result = Process()
-            result.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            result.arguments = ["-9", file.path]
-            try result.run()
-            result.waitUntilExit()
-            return [UInt8](try Data(contentsOf: scratch.appendingPathComponent("zeros.gz")))
-        }
+        let scratch = try makeScratchFolder("reel-gzip")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let file = scratch.appendingPathComponent("zeros")
+        try await BlockingPool.shared.run { try Data(count: 64 << 20).write(to: file) }
+        let zipped = try await ChildProcess.run(URL(fileURLWithPath: "/bin/gzip"), ["-9", file.path])
+        try #require(zipped.status == 0, "gzip: \(zipped.stderr)")
+        let gzip = try await BlockingPool.shared.run { [UInt8](try Data(contentsOf: scratch.appendingPathComponent("zeros.gz"))) }
         let server = try RawServer { _ in .bytes(RawServer.response(headers: ["Content-Encoding: gzip"], body: gzip)) }
         defer { server.stop() }
         let url = server.url("index.m3u8")

@@ -4,7 +4,8 @@ import ReelTestSupport
 import Testing
 
 /// `reel play --framemd5` gives exactly the committed `ffmpeg -f framemd5` hashes for every
-/// bundled sample, from a local path and over HTTP from the CDN simulator on 127.0.0.1. One
+/// bundled sample from a local path, and for one sample of each packaging over HTTP from the CDN
+/// simulator on 127.0.0.1 and with the stream-info probe (those paths differ by packaging). One
 /// decode at a time on one decoder thread (the frames are the same with any thread count): run
 /// all at once, 57 FFmpeg processes starved a 2-core machine for seconds, and the real-time
 /// feed session tests running beside them with it.
@@ -13,6 +14,7 @@ struct PlayReferenceTests {
     @Test func theSampleIndexIsThere() throws {
         let index = try SampleIndex.load()
         #expect(index.samples.count >= 12)
+        #expect(SampleIndex.onePerPackaging.count >= 7, "every packaging goes over HTTP and through the probe")
     }
 
     @Test(arguments: SampleIndex.all)
@@ -21,14 +23,14 @@ struct PlayReferenceTests {
         try await check(sample, input: path)
     }
 
-    @Test(arguments: SampleIndex.all)
+    @Test(arguments: SampleIndex.onePerPackaging)
     func overHTTP(sample: SampleIndex.Sample) async throws {
         try await withSampleServer { server in
             try await check(sample, input: server.url(for: sample.entry).absoluteString)
         }
     }
 
-    @Test(arguments: SampleIndex.all)
+    @Test(arguments: SampleIndex.onePerPackaging)
     func withTheStreamInfoProbe(sample: SampleIndex.Sample) async throws {
         let path = PackagePaths.samples.appendingPathComponent(sample.entry).path
         try await check(sample, input: path, extra: ["--find-stream-info"])

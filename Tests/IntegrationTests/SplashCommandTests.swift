@@ -85,7 +85,8 @@ struct SplashCommandTests {
         for index in stride(from: 0, to: pixels.count, by: 4) {
             // rlottie's fixed-point blending leaves some edges at alpha 254.
             if pixels[index + 3] >= 250 { covered += 1 }
-            colors.insert(UInt32(pixels[index]) << 16 | UInt32(pixels[index + 1]) << 8 | UInt32(pixels[index + 2]))
+            let red = UInt32(pixels[index]), green = UInt32(pixels[index + 1]), blue = UInt32(pixels[index + 2])
+            colors.insert(red << 16 | green << 8 | blue)
         }
         #expect(covered == 540 * 960, "the background covers the frame")
         #expect(colors.count >= 5, "background and four confetti colours, found \(colors.count)")

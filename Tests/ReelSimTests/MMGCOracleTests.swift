@@ -55,9 +55,12 @@ struct MMGCOracleTests {
     static let trace = MMGCTrace(name: "hand", seconds: (0..<9).map { Double($0) * 0.5 }, mbps: [1, 1.5, 0.8, 2.5, 1.2, 0.6, 3, 1.1, 0.9])
 
     static func video(_ name: String, _ chunks: Int, _ offset: Int) -> MMGCVideo {
-        let base = [90_000, 150_000, 230_000]
-        return MMGCVideo(name: name, sizes: base.map { bytes in (0..<chunks).map { bytes + 13_000 * (($0 * 7 + offset) % 5) - 26_000 } },
-                         retentionRows: (0...chunks).map { 1 - 0.2 * Double($0) / Double(chunks) } + [0])
+        let base: [Int] = [90_000, 150_000, 230_000]
+        let sizes: [[Int]] = base.map { (bytes: Int) -> [Int] in
+            (0..<chunks).map { (chunk: Int) -> Int in bytes + 13_000 * ((chunk * 7 + offset) % 5) - 26_000 }
+        }
+        let retention: [Double] = (0...chunks).map { (chunk: Int) -> Double in 1 - 0.2 * Double(chunk) / Double(chunks) }
+        return MMGCVideo(name: name, sizes: sizes, retentionRows: retention + [0])
     }
 
     /// The best score of every sequence of downloads (any queued video, any level, in any order,

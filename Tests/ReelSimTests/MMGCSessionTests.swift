@@ -10,9 +10,10 @@ struct MMGCSessionTests {
 
     /// Video `name` of `chunks` chunks, every chunk `small` bytes except level 2's `big`.
     static func video(_ name: String, chunks: Int, big: Int = small) -> MMGCVideo {
-        MMGCVideo(name: name, sizes: [Array(repeating: small, count: chunks), Array(repeating: small, count: chunks),
-                                      Array(repeating: big, count: chunks)],
-                  retentionRows: (0...chunks).map { 1 - Double($0) / Double(chunks + 1) } + [0])
+        let retention: [Double] = (0...chunks).map { (chunk: Int) -> Double in 1 - Double(chunk) / Double(chunks + 1) }
+        let levels: [[Int]] = [Array(repeating: small, count: chunks), Array(repeating: small, count: chunks),
+                               Array(repeating: big, count: chunks)]
+        return MMGCVideo(name: name, sizes: levels, retentionRows: retention + [0])
     }
 
     static func step(_ delay: Double, _ rebuffer: Double, _ bytes: Int, end: Bool, playing: Int, wasted: Int = 0,

@@ -40,6 +40,13 @@ package struct SampleIndex: Sendable {
     /// `indexIsReadable` tests turn into a failure.
     package static var all: [Sample] { (try? load().samples) ?? [] }
 
+    /// The first sample of each packaging (HLS TS, fMP4, master, AES, byte ranges, discontinuity,
+    /// DASH), for checks whose path depends on how a stream is packaged rather than on its frames.
+    package static var onePerPackaging: [Sample] {
+        var seen: Set<String> = []
+        return all.filter { seen.insert($0.packaging).inserted }
+    }
+
     /// The md5 column of a committed `ffmpeg -f framemd5` reference file.
     package static func referenceHashes(_ path: String) throws -> [String] {
         let text = try String(contentsOf: PackagePaths.samples.appendingPathComponent(path), encoding: .utf8)
