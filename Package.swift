@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 // Reel: a headless engine for short-form video feeds (HLS/DASH over libcurl, FFmpeg decoding,
 // disk cache, prefetch, feed rules). See README.md and DESIGN.md for the map.
+import Foundation
 import PackageDescription
 
 /// Settings every Swift target shares: Swift 6 mode with strict concurrency, explicit `any`.
@@ -256,6 +257,28 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `REEL_TEST_SOURCES=Concurrency` compiles only that folder of each test target, with only the
+// dependencies its files import: `make tsan` runs the suites in `Tests/<target>/Concurrency/`
+// (threads, players, transfers, and what they need) and need not sanitize the rest.
+if let folder = Context.environment["REEL_TEST_SOURCES"] {
+    let root = Context.packageDirectory + "/Tests/"
+    for target in package.targets where target.type == .test {
+        target.sources = [folder]
+        let directory = root + target.name + "/" + folder
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let imported = Set(files.flatMap { file in
+            ((try? String(contentsOfFile: directory + "/" + file, encoding: .utf8)) ?? "")
+                .split(separator: "\n").compactMap { line in line.split(separator: " ").drop { $0 != "import" }.dropFirst().first.map(String.init) }
+        })
+        target.dependencies.removeAll { dependency in
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _), .productItem(let name, _, _, _): !imported.contains(name)
+            @unknown default: false
+            }
+        }
+    }
+}
 
 // `REEL_TEST_TARGETS=A,B swift build --build-tests` builds only those test targets and what they
 // depend on (no products): `make tsan` builds its sanitized copy this way, since a sanitized build
