@@ -40,15 +40,19 @@ struct CacheReadOnlyTests {
         #expect(notStored.last?.hasSuffix("seg_006.ts") == true, "\(notStored)")
         let stored = 7 - notStored.filter { $0.hasSuffix(".ts") }.count
         #expect(stored >= 1 && stored < 7, "\(stored) of 7 segments stored; not stored: \(notStored); \(prefetch.stdout)\(prefetch.stderr)")
+        // Segments download side by side: one may be stored past another the full disk refused,
+        // and offline play ends at the first segment the cache lacks.
+        let playable = (0..<7).first { index in notStored.contains { $0.hasSuffix(String(format: "seg_%03d.ts", index)) } } ?? 7
+        try #require(playable >= 1, "the first segment was not stored: \(notStored)")
         let verify = try #require(results["verify"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(try CacheCLI.json(verify.stdout)["clean"] as? Bool == true, "\(verify.stdout)")
         let play = try #require(results["play"])
         #expect(play.status == 0, "\(play.stderr)")
         let rendition = try #require(sample.renditions.first)
-        let expected = try CacheCLI.referenceFrames(rendition.reference, seconds: Double(2 * stored))
+        let expected = try CacheCLI.referenceFrames(rendition.reference, seconds: Double(2 * playable))
         let frames = CacheCLI.hashes(play.stdout)
-        #expect(frames == expected, "offline play: \(frames.count) frames, the \(stored) stored segments hold \(expected.count); not stored: \(notStored); \(play.stderr)")
+        #expect(frames == expected, "offline play: \(frames.count) frames, the first \(playable) stored segments hold \(expected.count); not stored: \(notStored); \(play.stderr)")
     }
 
     @Test func onAFullDiskTheCacheOpensReadOnlyAndClearFreesIt() async throws {
