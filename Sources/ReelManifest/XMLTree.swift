@@ -124,7 +124,15 @@ final class XMLTree {
         // The declaration is `<?xml` and a space; `<?xml-stylesheet ...?>` or `<?xmlfoo?>` is a
         // processing instruction like any other (found by the fuzz target: it crashed Foundation).
         if starts("<?xml", at: index), index + 5 < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + 5]) {
-            index = skip(past: "?>", from: index)
+            let end = skip(past: "?>", from: index)
+            // A declaration holds no markup: a '<' before its '?>' means it never closed, and the
+            // '?>' found is another instruction's, which libxml2 would still hand to Foundation
+            // (found by the DASH fuzz target: `<?xml version="ion>...<?x?>`).
+            if let open = bytes[(index + 2)..<end].firstIndex(of: UInt8(ascii: "<")) {
+                let line = 1 + bytes[..<open].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                throw ParseFailure(line: line, reason: "not well-formed XML: the XML declaration is not closed before the next '<'")
+            }
+            index = end
         }
         var line = 1 + bytes[..<min(index, bytes.count)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         var elements = 0

@@ -149,6 +149,9 @@ import Testing
             // "xml" passed for the XML declaration.
             (Array("<?xmlaudioSamplineRate?>\n<:drsodi".utf8), "line 1: a processing instruction"),
             (Array("<?xml-stylesheet href=\"a.xsl\"?>\n<MPD/>".utf8), "line 1: a processing instruction"),
+            // Found by the DASH fuzz target: a declaration never closed, whose '?>' is an instruction's.
+            (Array("<?xml version=\"ion>\n\t\t\t<Represutf-8\"<?x?>\nm<".utf8),
+             "line 2: not well-formed XML: the XML declaration is not closed before the next '<'"),
             (Array("<!DOCTYPE MPD [<!ATTLIST MPD a CDATA #IMPLIED>]><MPD/>".utf8), "a document type declaration"),
             (Array("<?xml version=\"1.0\" encoding=\"UTF-16\"?><MPD/>".utf8), "declares encoding 'UTF-16'"),
             (Array("<MPD>\u{0}</MPD>".utf8), "a NUL byte at offset 5"),
