@@ -5,11 +5,10 @@ import Testing
 
 /// `reel play --framemd5` gives exactly the committed `ffmpeg -f framemd5` hashes for every
 /// bundled sample from a local path, and for one sample of each packaging over HTTP from the CDN
-/// simulator on 127.0.0.1 and with the stream-info probe (those paths differ by packaging). One
-/// decode at a time on one decoder thread (the frames are the same with any thread count): run
-/// all at once, 57 FFmpeg processes starved a 2-core machine for seconds, and the real-time
-/// feed session tests running beside them with it.
-@Suite("reel play matches the reference frames", .serialized)
+/// simulator on 127.0.0.1 and with the stream-info probe (those paths differ by packaging). Each
+/// decode runs on one decoder thread (the frames are the same with any thread count), and as many
+/// at once as `ProcessSlots` allows: one at a time, this suite ended a minute after every other.
+@Suite("reel play matches the reference frames")
 struct PlayReferenceTests {
     @Test func theSampleIndexIsThere() throws {
         let index = try SampleIndex.load()
