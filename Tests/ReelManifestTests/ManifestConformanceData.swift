@@ -35,7 +35,7 @@ enum ManifestConformanceData {
         if let override = ProcessInfo.processInfo.environment["REEL_CONFORMANCE_DIR"], !override.isEmpty {
             return URL(fileURLWithPath: override, isDirectory: true)
         }
-        // #filePath is <root>/Tests/ReelNetTests/ManifestConformanceData.swift.
+        // #filePath is <root>/Tests/ReelManifestTests/ManifestConformanceData.swift.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         return root.deletingLastPathComponent().appendingPathComponent("shared/conformance", isDirectory: true)
