@@ -66,8 +66,8 @@ FUZZ_TARGETS ?= hls dash config json lottie launchstate cacheindex
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" SWIFT=$(SWIFT) scripts/fuzz.sh
 
-## fuzz-short: the fuzz pass `make test` runs: a debug build of the targets (half the build time of release, 2.4 times
-## fewer executions a second), 12 s per target, as many targets at once as there are cores; an input slower than 5 s
+## fuzz-short: the fuzz pass `make test` runs: a debug build of the targets (half the build time of release; fewer
+## executions a second: 2.4 times fewer for hls, far fewer for config and lottie), 12 s per target, as many targets at once as there are cores; an input slower than 5 s
 ## fails it (release's 2 s, scaled by the slower code).
 fuzz-short: deps
 	FUZZ_SECONDS=12 FUZZ_TIMEOUT=5 FUZZ_CONFIG=debug FUZZ_TARGETS="$(FUZZ_TARGETS)" SWIFT=$(SWIFT) scripts/fuzz.sh

@@ -258,6 +258,16 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+extension Target.Dependency {
+    /// The target or product this names (the two hooks below follow or drop dependencies by name).
+    var name: String? {
+        switch self {
+        case .targetItem(let name, _), .byNameItem(let name, _), .productItem(let name, _, _, _): name
+        @unknown default: nil
+        }
+    }
+}
+
 // `REEL_TEST_SOURCES=Concurrency` compiles only that folder of each test target, with only the
 // dependencies its files import: `make tsan` runs the suites in `Tests/<target>/Concurrency/`
 // (threads, players, transfers, and what they need) and need not sanitize the rest.
@@ -271,12 +281,7 @@ if let folder = Context.environment["REEL_TEST_SOURCES"] {
             ((try? String(contentsOfFile: directory + "/" + file, encoding: .utf8)) ?? "")
                 .split(separator: "\n").compactMap { line in line.split(separator: " ").drop { $0 != "import" }.dropFirst().first.map(String.init) }
         })
-        target.dependencies.removeAll { dependency in
-            switch dependency {
-            case .targetItem(let name, _), .byNameItem(let name, _), .productItem(let name, _, _, _): !imported.contains(name)
-            @unknown default: false
-            }
-        }
+        target.dependencies.removeAll { dependency in dependency.name.map { !imported.contains($0) } ?? false }
     }
 }
 
@@ -289,12 +294,8 @@ if let subset = Context.environment["REEL_TEST_TARGETS"] {
     var queue = subset.split(separator: ",").map(String.init)
     while let name = queue.popLast() {
         guard kept.insert(name).inserted, let target = targets[name] else { continue }
-        for dependency in target.dependencies {
-            switch dependency {
-            case .targetItem(let name, _), .byNameItem(let name, _): queue.append(name)
-            default: break
-            }
-        }
+        // A product's name finds no target here and ends the walk.
+        queue += target.dependencies.compactMap(\.name)
     }
     package.targets.removeAll { !kept.contains($0.name) }
     package.products = []

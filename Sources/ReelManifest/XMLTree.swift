@@ -129,12 +129,11 @@ final class XMLTree {
             // '?>' found is another instruction's, which libxml2 would still hand to Foundation
             // (found by the DASH fuzz target: `<?xml version="ion>...<?x?>`).
             if let open = bytes[(index + 2)..<end].firstIndex(of: UInt8(ascii: "<")) {
-                let line = 1 + bytes[..<open].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                throw ParseFailure(line: line, reason: "not well-formed XML: the XML declaration is not closed before the next '<'")
+                throw ParseFailure(line: UTF8Text.line(of: open, in: bytes), reason: "not well-formed XML: the XML declaration is not closed before the next '<'")
             }
             index = end
         }
-        var line = 1 + bytes[..<min(index, bytes.count)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        var line = UTF8Text.line(of: index, in: bytes)
         var elements = 0
         while index < bytes.count {
             let byte = bytes[index]
