@@ -87,7 +87,7 @@ struct LinkSchedulerTests {
 
     @Test("a segment that can no longer arrive in time is given up; one that can is kept")
     func givesUpWhatArrivesTooLate() {
-        let scheduler = Self.scheduler(measured: [300_000, 300_000, 300_000])
+        var scheduler = Self.scheduler(measured: [300_000, 300_000, 300_000])
         let playing = Self.video("a", distance: 0, downloaded: [2, 2], playhead: 1.5)
         let late = InFlightRequest(request: SegmentRequest(video: "a", segment: 2, variant: 2), bytes: 200_000, received: 20_000)
         let gone = InFlightRequest(request: SegmentRequest(video: "z", segment: 0, variant: 0), bytes: 50_000, received: 0)
@@ -101,6 +101,31 @@ struct LinkSchedulerTests {
         comfortable.downloaded = 8
         comfortable.downloadedVariants = Array(repeating: 2, count: 8)
         #expect(scheduler.giveUp([late], in: LinkState(now: 10, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [comfortable])).isEmpty)
+    }
+
+    @Test("a transfer slower than the estimate is judged at its own pace; what it gives up is fetched afresh at the lowest variant")
+    func aSlowTransferIsJudgedAtItsPace() throws {
+        var scheduler = Self.scheduler(measured: [3_000_000, 3_000_000, 3_000_000])
+        let playing = Self.video("a", distance: 0, downloaded: [2, 2], playhead: 1.2)
+        let state = LinkState(now: 10, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing])
+        let request = SegmentRequest(video: "a", segment: 2, variant: 2)
+        // At the estimate (2.4 Mbit/s planned), the rest arrives in 0.63 s, within the 0.8 s buffered.
+        #expect(scheduler.giveUp([InFlightRequest(request: request, bytes: 200_000, received: 10_000)], in: state).isEmpty)
+        // At the 200 kbit/s it has come at so far, in 7.6 s; afresh at the lowest variant, in 2 s.
+        let slow = InFlightRequest(request: request, bytes: 200_000, received: 10_000, bitsPerSecond: 200_000)
+        #expect(scheduler.giveUp([slow], in: state) == [request])
+        // Asked again once it is due, the scheduler fetches that segment at the lowest variant; the next one by its plan.
+        var due = playing
+        due.playhead = 1.6
+        #expect(Self.fetched(scheduler.decide(LinkState(now: 10.4, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [due])))
+                == SegmentRequest(video: "a", segment: 2, variant: 0))
+        scheduler.downloaded(SegmentRequest(video: "a", segment: 2, variant: 0), bytes: 50_000, seconds: 0.2)
+        var after = playing
+        after.downloaded = 3
+        after.downloadedVariants = [2, 2, 0]
+        after.playhead = 2.5
+        let next = try #require(Self.fetched(scheduler.decide(LinkState(now: 11.5, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [after]))))
+        #expect(next.segment == 3 && next.variant > 0, "\(next)")
     }
 
     @Test("the byte price moves the trade-off: a higher price fetches fewer bytes")

@@ -21,12 +21,17 @@ public protocol DownloadPolicy: Sendable {
     /// many (`FeedInput.linkCarries`): on a link too weak for three, one playing beats three
     /// stalling. A caller asks while several videos play or while it carries fewer.
     mutating func carries(_ state: LinkState) -> Int?
+    /// Which of the requests it asked for, still on the link, to stop: those that can no longer
+    /// arrive in time, when stopping is cheaper than the stall they cause. `state` counts them
+    /// as not fetched. A caller that can stop a transfer asks while some are on the link.
+    mutating func giveUp(_ inFlight: [InFlightRequest], in state: LinkState) -> [SegmentRequest]
 }
 
 extension DownloadPolicy {
     public mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {}
     public var readsOnlyAsks: Bool { false }
     public mutating func carries(_ state: LinkState) -> Int? { nil }
+    public mutating func giveUp(_ inFlight: [InFlightRequest], in state: LinkState) -> [SegmentRequest] { [] }
 
     /// `carries` asked as a caller that tells the feed asks it: while several videos play or
     /// while the feed was told it carries fewer (`told`). The new answer when it differs from
@@ -53,6 +58,23 @@ public struct SegmentRequest: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(video)#\(segment)@\(variant)" }
+}
+
+/// A request on the link: what it fetches, its size, what has arrived and how fast.
+public struct InFlightRequest: Sendable, Hashable {
+    public var request: SegmentRequest
+    public var bytes: Int
+    public var received: Int
+    /// Its own throughput so far, bits per second, once its body has flowed long enough to tell
+    /// (a link that collapsed shows here before any transfer completes); nil before.
+    public var bitsPerSecond: Double?
+
+    public init(request: SegmentRequest, bytes: Int, received: Int, bitsPerSecond: Double? = nil) {
+        self.request = request
+        self.bytes = bytes
+        self.received = received
+        self.bitsPerSecond = bitsPerSecond
+    }
 }
 
 /// What a download policy answers.

@@ -21,8 +21,9 @@ extension FeedSimulation {
 
     /// Asks the policy what the link fetches next while fewer than `scheduler.maxTransfers`
     /// segments it asked for are on their way (it sees those as fetched), and performs the
-    /// answers.
+    /// answers; first, stops those of them it gives up (`giveUpLate`).
     func scheduleLink() {
+        if schedulerDecides, !scheduled.isEmpty, !ended, coordinator.phase != .closed { giveUpLate() }
         // How many of a carousel's cards the link carries: the feed's rules hear of a change
         // (asked while several players play or the link carries fewer: the state is built only then).
         var built: (LinkState, [String: (card: String, stream: SimStream, ladder: [Int])])?
@@ -87,6 +88,60 @@ extension FeedSimulation {
         }
     }
 
+    /// Stops the segments the policy asked for that it now gives up (`DownloadPolicy.giveUp`):
+    /// what arrived stays as a partial entry, resumed if the segment is read again. A player's
+    /// read is stopped only before its playhead reaches the segment (a real player would have
+    /// shown part of it), and a transfer someone else follows goes on.
+    func giveUpLate() {
+        var flights: [InFlightRequest] = []
+        var keys: [SegmentRequest: String] = [:]
+        for key in scheduled.keys.sorted() {
+            guard let request = scheduled[key], let id = inFlight[key], let transfer = transfers[id], transfer.joiners.isEmpty,
+                  canStop(transfer) else { continue }
+            // Its pace, once its body has flowed for a tenth of a second.
+            let flowing = now - transfer.startedAt - link.latency(at: transfer.startedAt)
+            let pace = flowing >= 0.1 ? Double(link.received(id)) * 8 / flowing : nil
+            flights.append(InFlightRequest(request: request, bytes: transfer.total, received: transfer.offset + link.received(id),
+                                           bitsPerSecond: pace))
+            keys[request] = key
+        }
+        guard !flights.isEmpty else { return }
+        let state = linkState(countingScheduled: false).0
+        // A card missing from the state is gone only when nothing will read it: one whose
+        // player is still at its playlists keeps its place in the feed without a state.
+        let shown = Set(state.videos.map(\.id))
+        let wanted = Set(coordinator.preloadQueue.map(\.card)).union(players.values.filter { !$0.stopped }.map(\.card))
+        flights.removeAll { !shown.contains($0.request.video) && wanted.contains($0.request.video) }
+        guard !flights.isEmpty else { return }
+        for request in downloadPolicy.giveUp(flights, in: state) {
+            guard let key = keys[request], let transfer = inFlight[key].flatMap({ transfers[$0] }) else { continue }
+            givenUp += 1
+            abandon(key, by: transfer.owner)
+            guard case .player(let id) = transfer.owner, var player = players[id] else { continue }
+            player.fetching = false
+            player.currentKey = nil
+            player.partial = 0
+            if !player.segmentVariants.isEmpty { player.segmentVariants.removeLast() }
+            players[id] = player
+            reschedule(id)
+        }
+    }
+
+    /// Whether a transfer may be stopped: a fill no player reads yet, or a player's read its
+    /// playhead has not reached.
+    private func canStop(_ transfer: Transfer) -> Bool {
+        switch transfer.owner {
+        case .scheduled: return true
+        case .player(let id):
+            guard let player = players[id], let stream = player.stream, player.fetching,
+                  stream.segmentDurations.indices.contains(player.downloaded) else { return false }
+            advancePlayhead(id)
+            let start = stream.segmentDurations.prefix(player.downloaded).reduce(0, +)
+            return (players[id]?.playhead ?? start) < start - 1e-6
+        case .prefetch, .thumbnail: return false
+        }
+    }
+
     /// Reads the card's thumbnail through the cache.
     func loadThumbnail(_ card: String, url: URL) {
         read(url.absoluteString, url: url.absoluteString, kind: .image, bytes: models.media.imageBytes(url, baseURL: baseURL),
@@ -135,7 +190,9 @@ extension FeedSimulation {
     /// ones the user is about to see) are reached for certain. A card whose manifest has not
     /// arrived is left out but keeps its place (the distance of the cards behind it). Also each
     /// video's card, stream and ladder (stream variant indices, lowest bitrate first).
-    func linkState() -> (LinkState, [String: (card: String, stream: SimStream, ladder: [Int])]) {
+    /// `countingScheduled`: segments the policy asked for that are on their way count as
+    /// fetched (what it decides on), or not (what it gives up on).
+    func linkState(countingScheduled: Bool = true) -> (LinkState, [String: (card: String, stream: SimStream, ladder: [Int])]) {
         var order: [(card: String, stream: SimStream?, player: SimPlayer?, urgent: Bool)] = []
         var seen: Set<String> = []
         // A policy that reads only what is asked (today's) is shown only the videos that ask:
@@ -177,7 +234,7 @@ extension FeedSimulation {
                 ladder = [entry.player?.variant ?? jobAsks(entry.card) ?? startVariant(of: stream)]
             }
             var downloadedVariants: [Int] = []
-            while let variant = cachedVariant(stream, segment: downloadedVariants.count, in: ladder) {
+            while let variant = cachedVariant(stream, segment: downloadedVariants.count, in: ladder, countingScheduled: countingScheduled) {
                 downloadedVariants.append(variant)
             }
             let isPlaying = playingCards.contains(entry.card)
@@ -215,13 +272,13 @@ extension FeedSimulation {
         return (state, ladders)
     }
 
-    /// The ladder position at which the segment is complete in the cache or asked for by the
-    /// policy and on its way, if it is.
-    private func cachedVariant(_ stream: SimStream, segment: Int, in ladder: [Int]) -> Int? {
+    /// The ladder position at which the segment is complete in the cache or (when
+    /// `countingScheduled`) asked for by the policy and on its way, if it is.
+    private func cachedVariant(_ stream: SimStream, segment: Int, in ladder: [Int], countingScheduled: Bool) -> Int? {
         guard stream.segmentDurations.indices.contains(segment) else { return nil }
         return ladder.indices.first { position in
             let key = stream.segmentKey(ladder[position], segment)
-            return entries[key]?.complete == true || scheduled[key] != nil
+            return entries[key]?.complete == true || (countingScheduled && scheduled[key] != nil)
         }
     }
 }

@@ -108,6 +108,8 @@ package final class FeedSimulation {
     let maxTransfers: Int
     /// Segments the download policy asked for, on the link, by cache key.
     var scheduled: [String: SegmentRequest] = [:]
+    /// Segments the policy gave up on the link (`giveUpLate`).
+    package internal(set) var givenUp = 0
     /// Thumbnails waiting for the policy's turn (under a policy that decides), in the order asked.
     var waitingThumbnails: [(card: String, url: URL)] = []
     /// The playing cards the link carries, as the coordinator was last told.
@@ -331,9 +333,11 @@ package final class FeedSimulation {
                 transfers[id] = nil
                 inFlight[key] = nil
                 entries[key]?.stored = transfer.offset + received
-                if case .prefetch = reader {
+                switch reader {
+                case .prefetch, .scheduled:
                     prefetchedBytes += Int64(received)
                     entries[key]?.prefetched += received
+                case .player, .thumbnail: break
                 }
                 scheduled[key] = nil
                 recordRead(reader, url: transfer.url, kind: transfer.kind, bytes: transfer.offset + received,
