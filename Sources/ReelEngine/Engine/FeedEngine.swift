@@ -460,6 +460,7 @@ public actor FeedEngine {
     /// ends the inbox: what is in it is the last to take in. Returns the prefetch ledger.
     private func stopEverything() async -> FeedPrefetch.Ledger {
         await coordinate(.close)
+        performers.linkClosing()
         for wake in wakes { wake.cancel() }
         for fetch in pageFetches.values { fetch.cancel() }
         // Work may add work (a forwarder's last events); wait until none is left.

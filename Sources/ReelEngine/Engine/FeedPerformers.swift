@@ -59,11 +59,14 @@ package protocol FeedPerformers: Sendable {
     /// `report` hears how many playing cards the link carries whenever the download policy's
     /// answer changes (`DownloadPolicy.carries`; nil: all of them).
     func onLinkCarries(_ report: @escaping @Sendable (Int?) -> Void)
+    /// The session ends: what still waits for the link's turn (a thumbnail) is not fetched.
+    func linkClosing()
 }
 
 extension FeedPerformers {
     package func preloadOrder(_ cards: [(card: String, urgent: Bool)]) {}
     package func onLinkCarries(_ report: @escaping @Sendable (Int?) -> Void) {}
+    package func linkClosing() {}
     package func playingCards(_ cards: [String: Double?]) {}
 }
 
@@ -110,10 +113,16 @@ package struct PlaybackPerformers: FeedPerformers {
     }
 
     package func loadThumbnail(card: String, url: URL, report: @escaping @Sendable (SessionFetch) -> Void) async throws -> Picture? {
+        let spec = DataSpec(url: url, kind: .image)
+        // Whole in the cache: read at once. Otherwise it waits for the download policy's turn
+        // (at once under today's); not fetched when the session ends first.
+        if cacheFactory?.cache.completeBytes(spec) == nil {
+            guard await desk.thumbnailTurn(card: card, bytes: Self.expectedThumbnailBytes) else { return nil }
+        }
         let reporting = ReportingDataSourceFactory(base: factory, origin: .thumbnail, card: card, player: nil, report: report)
         let pictures = self.pictures
         return try await BlockingPool.shared.run {
-            let bytes = try reporting.fetch(DataSpec(url: url, kind: .image), limit: 16 << 20)
+            let bytes = try reporting.fetch(spec, limit: 16 << 20)
             return pictures ? try Picture.image(bytes, name: url.absoluteString) : nil
         }
     }
@@ -134,7 +143,12 @@ package struct PlaybackPerformers: FeedPerformers {
     package var bandwidthMeter: BandwidthMeter? { factory.bandwidthMeter }
     package var hasCache: Bool { cacheFactory != nil }
 
+    /// What a thumbnail is expected to weigh before it is fetched, for the download policy (the
+    /// simulation's default image size).
+    static let expectedThumbnailBytes = 20_000
+
     package func preloadOrder(_ cards: [(card: String, urgent: Bool)]) { desk.setOrder(cards) }
+    package func linkClosing() { desk.close() }
     package func onLinkCarries(_ report: @escaping @Sendable (Int?) -> Void) { desk.onCarries(report) }
     package func playingCards(_ cards: [String: Double?]) { desk.setPlaying(cards) }
 }

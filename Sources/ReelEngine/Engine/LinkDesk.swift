@@ -51,6 +51,12 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     /// go away on a thread that holds the lock (its last reference dropped by a probe or a cache
     /// test the desk called), so leaving never waits for the lock.
     private let departures = Mutex<[Int]>([])
+    /// Thumbnails waiting for the policy's turn, by ticket: each card's, with its expected bytes,
+    /// and whether the policy granted it (its waiter then goes).
+    private var thumbnails: [Int: (card: String, bytes: Int, granted: Bool)] = [:]
+    private var nextTicket = 0
+    /// The session ended: waiting thumbnails are not fetched.
+    private var closed = false
     /// Who hears how many playing cards the link carries, and what it heard last.
     private var reportCarries: (@Sendable (Int?) -> Void)?
     private var carried: Int?
@@ -135,6 +141,35 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
     /// changes (asked while several play or while it carries fewer).
     package func onCarries(_ report: @escaping @Sendable (Int?) -> Void) {
         locked { reportCarries = report }
+    }
+
+    /// Waits for the policy's turn to fetch the thumbnail of `card` (about `bytes`), as the
+    /// simulation's thumbnails wait: a card's thumbnail behind every start as near as the card,
+    /// one on screen before them all (`LinkScheduler`). At once under a policy that grants what
+    /// is asked. False when the session ended or the task was cancelled first: the thumbnail is
+    /// not fetched. Like a demuxer waiting for a turn, it asks the policy again every `poll`.
+    package func thumbnailTurn(card: String, bytes: Int) async -> Bool {
+        guard !grantsAsked else { return true }
+        let ticket = locked { () -> Int in
+            nextTicket += 1
+            thumbnails[nextTicket] = (card, bytes, false)
+            decide()
+            return nextTicket
+        }
+        while true {
+            let (granted, gone) = locked { (thumbnails[ticket]?.granted == true, closed || Task.isCancelled) }
+            if granted || gone {
+                locked { _ = thumbnails.removeValue(forKey: ticket) }
+                return granted
+            }
+            try? await Task.sleep(for: poll)
+            locked { decide() }
+        }
+    }
+
+    /// The session ends: thumbnails still waiting for a turn are not fetched.
+    package func close() {
+        locked { closed = true }
     }
 
     /// Asks the policy how many of the playing plays in `state` the link carries and reports a
@@ -317,7 +352,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
             asked += 1
             let (state, seats) = built ?? linkState()
             built = nil
-            guard !state.videos.isEmpty else {
+            guard !state.videos.isEmpty || !state.thumbnails.isEmpty else {
                 wake = nil
                 return
             }
@@ -326,10 +361,13 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                 // Today's waits for the next play that asks.
                 wake = until.isFinite ? began + .seconds(max(0, until)) : nil
                 return
-            case .fetchThumbnail:
-                // The desk shows the policy no thumbnail (they load as the coordinator asks).
-                wake = .now + poll
-                return
+            case .fetchThumbnail(let card):
+                // Its waiter goes; a thumbnail takes no place among `maxTransfers`.
+                guard let ticket = thumbnails.filter({ $0.value.card == card && !$0.value.granted }).keys.min() else {
+                    wake = .now + poll
+                    return
+                }
+                thumbnails[ticket]?.granted = true
             case .fetch(let request):
                 guard let id = seats[request.video], var play = plays[id], request.segment == play.variants.count,
                       play.ladder.indices.contains(request.variant), request.segment < play.durations.count else {
@@ -434,7 +472,21 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         }
         let now = (ContinuousClock.now - began).seconds
         let state = LinkState(now: now, bandwidthBitsPerSecond: meter.map { Double($0.bitsPerSecond) },
-                              latency: meter?.latency.seconds ?? 0, videos: videos)
+                              latency: meter?.latency.seconds ?? 0, videos: videos, thumbnails: waitingThumbnails(rank: rank))
         return (state, seats)
+    }
+
+    /// The thumbnails waiting for a turn, nearest first, as the simulation places them: a card
+    /// with a player is on screen (0), one in the preload order stands where its video would,
+    /// any other behind every card in it. Under the lock.
+    private func waitingThumbnails(rank: [String: Int]) -> [ThumbnailState] {
+        guard !thumbnails.isEmpty else { return [] }
+        let mounted = Set(plays.values.filter { !$0.prefetch }.map(\.card))
+        let behind = rank.count + 1
+        let placed = thumbnails.filter { !$0.value.granted }.map { ticket, waiting in
+            let distance = mounted.contains(waiting.card) ? 0 : rank[waiting.card].map { $0 + 1 } ?? behind
+            return (ticket: ticket, state: ThumbnailState(id: waiting.card, distance: distance, bytes: waiting.bytes))
+        }
+        return placed.sorted { ($0.state.distance, $0.ticket) < ($1.state.distance, $1.ticket) }.map(\.state)
     }
 }
