@@ -51,6 +51,7 @@ let package = Package(
         cLibrary("CSWScale", pkgConfig: "libswscale", apt: "libswscale-dev"),
         cLibrary("CSWResample", pkgConfig: "libswresample", apt: "libswresample-dev"),
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        cLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
         cLibrary("CRLottie", pkgConfig: "rlottie", apt: "librlottie-dev"),
         // The viewer's window, alone: the `reel` CLI and the library stay headless. No pkg-config:
         // SDL's cflags carry -D_REENTRANT, which SwiftPM drops with a warning on every build; the
@@ -101,7 +102,7 @@ let package = Package(
         .target(
             name: "ReelNet",
             dependencies: [
-                "ReelCore", "ReelManifest", "ReelStore", "CCurl", "CReelShims",
+                "ReelCore", "ReelManifest", "ReelStore", "CCurl", "CSQLite", "CReelShims",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
