@@ -40,7 +40,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
     ],
     targets: [
@@ -106,7 +105,6 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -177,7 +175,6 @@ let package = Package(
             dependencies: [
                 "ReelCore", "ReelManifest", "ReelNet", "ReelSplash",
                 .product(name: "OrderedCollections", package: "swift-collections"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -234,7 +231,7 @@ let package = Package(
         .testTarget(name: "ReelHarnessTests", dependencies: ["ReelHarness", "ReelFeed", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "ReelNetTests",
-            dependencies: ["ReelNet", "ReelManifest", "ReelServer", "ReelTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ReelNet", "ReelManifest", "ReelServer", "ReelTestSupport"],
             swiftSettings: strictSwift),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelManifest", "ReelServer", "ReelTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "ReelServerTests", dependencies: ["ReelServer", "ReelCore", "ReelTestSupport"], swiftSettings: strictSwift),
@@ -247,7 +244,7 @@ let package = Package(
             name: "ReelLaunchTests",
             dependencies: [
                 "ReelLaunch", "ReelSplash", "ReelManifest", "ReelServer", "ReelTestSupport",
-                .product(name: "OrderedCollections", package: "swift-collections"), .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strictSwift),
         .testTarget(

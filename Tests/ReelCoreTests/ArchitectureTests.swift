@@ -14,10 +14,10 @@ struct ArchitectureTests {
         "ReelManifest": ["ReelCore"],
         "ReelStore": ["ReelCore", "ReelManifest"],
         "ReelFeed": ["ReelCore"],
-        "ReelNet": ["ReelCore", "ReelManifest", "ReelStore", "CCurl", "CSQLite", "CReelShims", "GRDB"],
+        "ReelNet": ["ReelCore", "ReelManifest", "ReelStore", "CCurl", "CSQLite", "CReelShims"],
         "ReelMedia": ["ReelCore", "ReelManifest", "ReelStore", "ReelNet", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CSWResample", "CReelShims"],
         "ReelSplash": ["ReelCore", "ReelManifest", "ReelStore", "CRLottie"],
-        "ReelLaunch": ["ReelCore", "ReelManifest", "ReelStore", "ReelNet", "ReelSplash", "GRDB"],
+        "ReelLaunch": ["ReelCore", "ReelManifest", "ReelStore", "ReelNet", "ReelSplash"],
         "ReelEngine": ["ReelCore", "ReelManifest", "ReelStore", "ReelFeed", "ReelNet", "ReelMedia", "ReelSplash", "ReelLaunch"],
         "ReelReport": ["ReelCore", "ReelFeed", "ReelMedia", "ReelEngine"],
         "ReelServer": ["ReelCore", "NIOCore", "NIOPosix", "NIOHTTP1"],
@@ -37,7 +37,7 @@ struct ArchitectureTests {
 
     /// Modules whose import is restricted to the layers `allowed` names.
     static let restricted: Set<String> = Set(allowed.keys)
-        .union(["CCurl", "CReelShims", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CSWResample", "CRLottie", "GRDB", "CSQLite", "CSDL2", "CSDL2TTF"])
+        .union(["CCurl", "CReelShims", "CAVFormat", "CAVCodec", "CAVUtil", "CSWScale", "CSWResample", "CRLottie", "CSQLite", "CSDL2", "CSDL2TTF"])
 
     static let sources = Fixtures.packageRoot.appendingPathComponent("Sources")
 
@@ -123,7 +123,7 @@ struct ArchitectureTests {
 
     /// The fuzzers link the pure modules only: no libcurl, no SQLite (the fuzz package builds in
     /// CI's short pass, and a parser's fuzzer should not need a network stack).
-    @Test func theFuzzPackageLinksNeitherCurlNorGRDB() throws {
+    @Test func theFuzzPackageLinksNeitherCurlNorSQLite() throws {
         let fuzz = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fuzz/Package.swift"), encoding: .utf8)
         let products = Set(fuzz.matches(of: /\.product\(name: "(\w+)", package: "Reel"\)/).map { String($0.output.1) })
         #expect(!products.isEmpty)
@@ -132,7 +132,7 @@ struct ArchitectureTests {
         // And those modules stay pure: none of them may import curl, SQLite or the network.
         for module in pure {
             let allowed = try #require(Self.allowed[module])
-            #expect(allowed.isDisjoint(with: ["CCurl", "GRDB", "CSQLite", "ReelNet", "CReelShims"]), "\(module) may import \(allowed.sorted())")
+            #expect(allowed.isDisjoint(with: ["CCurl", "CSQLite", "ReelNet", "CReelShims"]), "\(module) may import \(allowed.sorted())")
         }
     }
 

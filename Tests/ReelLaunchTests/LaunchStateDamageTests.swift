@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ReelCore
 import ReelNet
 import ReelSplash
@@ -44,9 +43,9 @@ struct LaunchStateDamageTests {
 
     /// Runs SQL on the database as another program would.
     func damage(_ folder: LaunchStateFolder, _ sql: String) throws {
-        let queue = try DatabaseQueue(path: folder.databasePath)
-        try queue.write { try $0.execute(sql: sql) }
-        try queue.close()
+        let db = try SQLiteConnection(path: folder.databasePath)
+        defer { db.close() }
+        try db.write { try db.executeScript(sql) }
     }
 
     static let cases: [(sql: String, problem: String)] = [

@@ -71,7 +71,7 @@ struct LaunchStateTests {
                 let other = try LaunchStateStore(path: folder.databasePath)
                 other.close()
                 // Another program's database at the same path: same file type, other tables.
-                let foreign = try GRDBForeignDatabase(path: folder.databasePath)
+                let foreign = ForeignDatabase(path: folder.databasePath)
                 try foreign.replaceTables()
             }
             let warnings = WarningLog()

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ReelCore
 @testable import ReelNet
 @testable import ReelStore
@@ -122,27 +121,32 @@ struct CacheIndexDamageTests {
         return keys
     }
 
-    static func database(_ folder: URL) throws -> DatabaseQueue {
-        try DatabaseQueue(path: folder.appendingPathComponent("index.sqlite").path)
+    /// Runs `body` in one transaction on the folder's index, as another program would: a
+    /// connection of its own, on a pool thread, closed afterwards.
+    static func writeIndex<T: Sendable>(_ folder: URL, _ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        let path = folder.appendingPathComponent("index.sqlite").path
+        return try await BlockingPool.shared.run {
+            let db = try SQLiteConnection(path: path)
+            defer { db.close() }
+            return try db.write { try body(db) }
+        }
     }
 
     @Test func aDamagedIndexIsRepairedWithOneWarningAndKeepsWhatItCanVouchFor() async throws {
         let folder = try makeScratchFolder("reel-index-damage")
         defer { try? FileManager.default.removeItem(at: folder) }
         let keys = try await Self.makeCache(folder, count: 5)
-        let queue = try Self.database(folder)
-        try await queue.write { db in
-            try db.execute(sql: "UPDATE entry SET length = 9223372036854775807 WHERE key = ?", arguments: [keys[0]])
-            try db.execute(sql: "UPDATE entry SET lastAccess = 9223372036854775807 WHERE key = ?", arguments: [keys[1]])
-            try db.execute(sql: "UPDATE entry SET length = -1 WHERE key = ?", arguments: [keys[2]])
-            try db.execute(sql: "UPDATE entry SET checksum = 'not a number' WHERE key = ?", arguments: [keys[3]])
-            try db.execute(sql: "INSERT OR REPLACE INTO counter (name, value) VALUES ('hits', 'lots')")
-            try db.execute(sql: "INSERT OR REPLACE INTO counter (name, value) VALUES ('misses', 4)")
-            try db.execute(sql: """
+        try await Self.writeIndex(folder) { db in
+            try db.execute("UPDATE entry SET length = 9223372036854775807 WHERE key = ?", [.text(keys[0])])
+            try db.execute("UPDATE entry SET lastAccess = 9223372036854775807 WHERE key = ?", [.text(keys[1])])
+            try db.execute("UPDATE entry SET length = -1 WHERE key = ?", [.text(keys[2])])
+            try db.execute("UPDATE entry SET checksum = 'not a number' WHERE key = ?", [.text(keys[3])])
+            try db.execute("INSERT OR REPLACE INTO counter (name, value) VALUES ('hits', 'lots')")
+            try db.execute("INSERT OR REPLACE INTO counter (name, value) VALUES ('misses', 4)")
+            try db.execute("""
                 INSERT INTO entry VALUES (x'00ff', '0123456789abcdef.9', 'segment', 1, 1, 1, 0, 0, 'playback', 1, 1)
                 """)
         }
-        try queue.close()
         let warnings = WarningLog()
         let cache = try await BlockingPool.shared.run {
             try Cache.openOrThrow(directory: folder, maxBytes: 64 << 20, logger: warnings.logger())
@@ -205,21 +209,20 @@ struct CacheIndexDamageTests {
         let counters = (0..<8).map { _ in
             (["hits", "misses", "hitBytes", "missBytes"][Int(random.next() % 4)], Self.randomValue(&random, column: "value", keys: keys))
         }
-        let queue = try Self.database(folder)
-        let written = try await queue.write { db -> Int in
-            var written = 0
+        let written = try await Self.writeIndex(folder) { db -> Int in
+            let count = { () throws -> Int in
+                if case .integer(let count)? = try db.rows("SELECT count(*) FROM entry").first?.first { Int(count) } else { 0 }
+            }
+            let before = try count()
             for row in rows {
                 // The table's own constraints (NOT NULL, the key) refuse some rows, as they would a writer's.
-                try db.execute(sql: "INSERT OR IGNORE INTO entry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               arguments: StatementArguments(row.map { $0.databaseValue as (any DatabaseValueConvertible)? }))
-                written += db.changesCount
+                try db.execute("INSERT OR IGNORE INTO entry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
             }
             for (name, value) in counters {
-                try db.execute(sql: "INSERT OR REPLACE INTO counter (name, value) VALUES (?, ?)", arguments: [name, value.databaseValue])
+                try db.execute("INSERT OR REPLACE INTO counter (name, value) VALUES (?, ?)", [.text(name), value])
             }
-            return written
+            return try count() - before
         }
-        try queue.close()
         #expect(written >= 500, "only \(written) damaged rows were written")
         let warnings = WarningLog()
         let cache = try await BlockingPool.shared.run {
@@ -245,32 +248,17 @@ struct CacheIndexDamageTests {
         let folder = try makeScratchFolder("reel-index-estimate")
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try await Self.makeCache(folder, count: 0)
-        let queue = try Self.database(folder)
-        try await queue.write { db in
+        try await Self.writeIndex(folder) { db in
             for (network, value) in [("huge", "9223372036854775807"), ("text", "fast"), ("fine", "1200")] {
-                try db.execute(sql: "INSERT INTO meta (name, value) VALUES (?, ?)", arguments: ["bandwidth.\(network)", value])
+                try db.execute("INSERT INTO meta (name, value) VALUES (?, ?)", [.text("bandwidth.\(network)"), .text(value)])
             }
-            try db.execute(sql: "INSERT INTO meta (name, value) VALUES ('bandwidth.blob', x'01')")
+            try db.execute("INSERT INTO meta (name, value) VALUES ('bandwidth.blob', x'01')")
         }
-        try queue.close()
         let cache = try await BlockingPool.shared.run { try Cache.openOrThrow(directory: folder, maxBytes: 64 << 20) }
         let estimates = try await BlockingPool.shared.run {
             ["huge", "text", "blob", "fine"].map { cache.rememberedEstimate(network: $0) }
         }
         #expect(estimates == [nil, nil, nil, 1_200])
         try await CacheHarness.close(cache)
-    }
-}
-
-extension SQLiteValue {
-    /// The value to bind in a statement.
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .integer(let value): value.databaseValue
-        case .real(let value): value.databaseValue
-        case .text(let value): value.databaseValue
-        case .blob(let value): Data(value).databaseValue
-        case .null: .null
-        }
     }
 }

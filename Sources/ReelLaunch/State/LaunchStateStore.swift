@@ -1,10 +1,10 @@
 import Foundation
-import GRDB
 import ReelCore
+import ReelNet
 import ReelSplash
 import ReelStore
 
-/// The launch state's database: one SQLite file (GRDB) in WAL mode with `synchronous = NORMAL`,
+/// The launch state's database: one SQLite file (`SQLiteConnection`) in WAL mode with `synchronous = NORMAL`,
 /// as the cache index, so a committed transaction survives a crash or SIGKILL of the process.
 /// Schema (version 1, `PRAGMA user_version`; times are seconds since 1970, UTC):
 ///
@@ -19,28 +19,27 @@ import ReelStore
 /// Values are read by storage class and decoded by `LaunchStateRows` (a row of the wrong type
 /// is damaged, never a trap) and written by its encoders.
 ///
-/// Blocking: used only from the `LaunchController`'s own thread (and while opening, a pool thread).
+/// Blocking: used only from the `LaunchController`'s own thread (and while opening, a pool thread);
+/// `Sendable` as the controller closes it from a pool thread, its connection behind a lock.
 final class LaunchStateStore: Sendable {
     static let schemaVersion = 1
     static let tables: Set<String> = ["lifecycle", "display", "crash", "configuration", "asset"]
     let path: String
-    private let queue: DatabaseQueue
+    /// One thread at a time uses the connection (`SQLiteConnection` is not `Sendable`).
+    private let connection: Locked<SQLiteConnection>
 
     /// Opens (creating when missing) the database at `path`. Throws `ReelError(.cacheCorrupt)`
     /// when the file is not a launch state database, `.cacheIO` when it cannot be opened.
     init(path: String) throws {
         self.path = path
-        var configuration = Configuration()
-        configuration.label = "reel.launch.state"
-        configuration.prepareDatabase { db in
-            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-            try queue.write { db in
-                let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-                let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+            let db = try SQLiteConnection(path: path) { db in
+                try db.execute("PRAGMA journal_mode = WAL")
+                try db.execute("PRAGMA synchronous = NORMAL")
+            }
+            try db.write {
+                let version = if case .integer(let version)? = try db.rows("PRAGMA user_version").first?.first { Int(version) } else { 0 }
+                let tables = Set(try db.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.text })
                     .subtracting(["sqlite_sequence"])
                 if version == 0 && tables.isEmpty {
                     try Self.createSchema(db)
@@ -48,19 +47,21 @@ final class LaunchStateStore: Sendable {
                     throw ReelError(.cacheCorrupt, "launch state '\(path)' has an unknown layout (version \(version))")
                 }
                 for (table, columns) in LaunchStateRows.columns {
-                    let present = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").compactMap { String.fromDatabaseValue($0["name"] as DatabaseValue) })
+                    // The column `name` of `table_info`'s rows (cid, name, type, notnull, dflt_value, pk).
+                    let present = Set(try db.rows("PRAGMA table_info(\(table))").compactMap { $0.count > 1 ? $0[1].text : nil })
                     guard present.isSuperset(of: columns) else {
                         throw ReelError(.cacheCorrupt, "launch state '\(path)' has an unknown layout (table \(table) lacks \(columns.filter { !present.contains($0) }.joined(separator: ", ")))")
                     }
                 }
             }
+            connection = Locked(db)
         } catch {
             throw Self.failure("opening", path, error)
         }
     }
 
-    private static func createSchema(_ db: Database) throws {
-        try db.execute(sql: """
+    private static func createSchema(_ db: SQLiteConnection) throws {
+        try db.executeScript("""
             CREATE TABLE lifecycle (
                 id INTEGER PRIMARY KEY CHECK (id = 1), launches INTEGER NOT NULL, lastEventAt REAL,
                 sessionStart REAL, endedAt REAL, crashGuardPending INTEGER NOT NULL);
@@ -79,23 +80,24 @@ final class LaunchStateStore: Sendable {
     /// type or range: rows that do not decode are listed in `damaged` and left out.
     func load() throws -> StoredLaunchState {
         do {
-            return try queue.read { db in
-                var rows = LaunchStateRows()
-                for (table, columns) in LaunchStateRows.columns {
-                    let read = try Row.fetchAll(db, sql: "SELECT rowid, \(columns.joined(separator: ", ")) FROM \(table)").map { row in
-                        let values = (0..<row.count).map { Self.value(row[$0] as DatabaseValue) }
-                        let rowid: Int64 = if case .integer(let id) = values.first { id } else { 0 }
-                        return LaunchStateRows.Row(rowid: rowid, values: Array(values.dropFirst()))
+            return try connection.withLock { db in
+                try db.read {
+                    var rows = LaunchStateRows()
+                    for (table, columns) in LaunchStateRows.columns {
+                        let read = try db.rows("SELECT rowid, \(columns.joined(separator: ", ")) FROM \(table)").map { values in
+                            let rowid: Int64 = if case .integer(let id) = values.first { id } else { 0 }
+                            return LaunchStateRows.Row(rowid: rowid, values: Array(values.dropFirst()))
+                        }
+                        switch table {
+                        case "lifecycle": rows.lifecycle = read
+                        case "display": rows.display = read
+                        case "crash": rows.crash = read
+                        case "configuration": rows.configuration = read
+                        default: rows.asset = read
+                        }
                     }
-                    switch table {
-                    case "lifecycle": rows.lifecycle = read
-                    case "display": rows.display = read
-                    case "crash": rows.crash = read
-                    case "configuration": rows.configuration = read
-                    default: rows.asset = read
-                    }
+                    return rows.decode()
                 }
-                return rows.decode()
             }
         } catch {
             throw Self.failure("reading", path, error)
@@ -106,9 +108,11 @@ final class LaunchStateStore: Sendable {
     func remove(_ damaged: [DamagedRow]) throws {
         guard !damaged.isEmpty else { return }
         do {
-            try queue.write { db in
-                for row in damaged where LaunchStateRows.columns.contains(where: { $0.table == row.table }) {
-                    try db.execute(sql: "DELETE FROM \(row.table) WHERE rowid = ?", arguments: [row.rowid])
+            try connection.withLock { db in
+                try db.write {
+                    for row in damaged where LaunchStateRows.columns.contains(where: { $0.table == row.table }) {
+                        try db.execute("DELETE FROM \(row.table) WHERE rowid = ?", [.integer(row.rowid)])
+                    }
                 }
             }
         } catch {
@@ -120,8 +124,10 @@ final class LaunchStateStore: Sendable {
     /// process dies in the check, the next open finds the row so and refuses the asset.
     func markChecking(_ url: String, bytes: Int, checksum: UInt64) throws {
         do {
-            try queue.write { db in
-                try Self.insertAsset(db, LaunchStateRows.values(checking: url, bytes: bytes, checksum: checksum))
+            try connection.withLock { db in
+                try db.write {
+                    try Self.insertAsset(db, LaunchStateRows.values(checking: url, bytes: bytes, checksum: checksum))
+                }
             }
         } catch {
             throw Self.failure("writing", path, error)
@@ -132,32 +138,35 @@ final class LaunchStateStore: Sendable {
     func apply(_ changes: LaunchStateChanges) throws {
         guard !changes.isEmpty else { return }
         do {
-            try queue.write { db in
-                if let lifecycle = changes.lifecycle {
-                    try db.execute(sql: """
-                        INSERT OR REPLACE INTO lifecycle (id, launches, lastEventAt, sessionStart, endedAt, crashGuardPending)
-                        VALUES (1, ?, ?, ?, ?, ?)
-                        """, arguments: Self.arguments(LaunchStateRows.values(lifecycle)))
-                }
-                for display in changes.displays {
-                    try db.execute(sql: "INSERT OR REPLACE INTO display (splash, lastShown) VALUES (?, ?)",
-                                   arguments: Self.arguments(LaunchStateRows.values(display: display.splash, at: display.at)))
-                }
-                for crash in changes.crashes {
-                    try db.execute(sql: "INSERT INTO crash (at, sessionSeconds) VALUES (?, ?)", arguments: Self.arguments(LaunchStateRows.values(crash)))
-                }
-                if !changes.crashes.isEmpty {
-                    try db.execute(sql: "DELETE FROM crash WHERE seq <= (SELECT max(seq) FROM crash) - ?", arguments: [LaunchState.crashesKept])
-                }
-                if let configuration = changes.configuration {
-                    try db.execute(sql: "INSERT OR REPLACE INTO configuration (id, url, fetchedAt, body) VALUES (1, ?, ?, ?)",
-                                   arguments: Self.arguments(LaunchStateRows.values(configuration)))
-                }
-                for url in changes.deletes {
-                    try db.execute(sql: "DELETE FROM asset WHERE url = ?", arguments: [url])
-                }
-                for asset in changes.upserts {
-                    try Self.insertAsset(db, LaunchStateRows.values(asset))
+            try connection.withLock { db in
+                try db.write {
+                    if let lifecycle = changes.lifecycle {
+                        try db.execute("""
+                            INSERT OR REPLACE INTO lifecycle (id, launches, lastEventAt, sessionStart, endedAt, crashGuardPending)
+                            VALUES (1, ?, ?, ?, ?, ?)
+                            """, LaunchStateRows.values(lifecycle))
+                    }
+                    for display in changes.displays {
+                        try db.execute("INSERT OR REPLACE INTO display (splash, lastShown) VALUES (?, ?)",
+                                       LaunchStateRows.values(display: display.splash, at: display.at))
+                    }
+                    for crash in changes.crashes {
+                        try db.execute("INSERT INTO crash (at, sessionSeconds) VALUES (?, ?)", LaunchStateRows.values(crash))
+                    }
+                    if !changes.crashes.isEmpty {
+                        try db.execute("DELETE FROM crash WHERE seq <= (SELECT max(seq) FROM crash) - ?",
+                                       [.integer(Int64(LaunchState.crashesKept))])
+                    }
+                    if let configuration = changes.configuration {
+                        try db.execute("INSERT OR REPLACE INTO configuration (id, url, fetchedAt, body) VALUES (1, ?, ?, ?)",
+                                       LaunchStateRows.values(configuration))
+                    }
+                    for url in changes.deletes {
+                        try db.execute("DELETE FROM asset WHERE url = ?", [.text(url)])
+                    }
+                    for asset in changes.upserts {
+                        try Self.insertAsset(db, LaunchStateRows.values(asset))
+                    }
                 }
             }
         } catch {
@@ -165,46 +174,23 @@ final class LaunchStateStore: Sendable {
         }
     }
 
-    private static func insertAsset(_ db: Database, _ values: [SQLiteValue]) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO asset (url, file, bytes, checksum, status, problem, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       arguments: arguments(values))
-    }
-
-    /// A value as GRDB reads it, by storage class: never a conversion that can fail.
-    private static func value(_ value: DatabaseValue) -> SQLiteValue {
-        switch value.storage {
-        case .null: .null
-        case .int64(let number): .integer(number)
-        case .double(let number): .real(number)
-        case .string(let text): .text(text)
-        case .blob(let data): .blob(Array(data))
-        }
-    }
-
-    private static func arguments(_ values: [SQLiteValue]) -> StatementArguments {
-        StatementArguments(values.map { value -> DatabaseValue in
-            switch value {
-            case .null: .null
-            case .integer(let number): number.databaseValue
-            case .real(let number): number.databaseValue
-            case .text(let text): text.databaseValue
-            case .blob(let bytes): Data(bytes).databaseValue
-            }
-        })
+    private static func insertAsset(_ db: SQLiteConnection, _ values: [SQLiteValue]) throws {
+        try db.execute("INSERT OR REPLACE INTO asset (url, file, bytes, checksum, status, problem, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       values)
     }
 
     func close() {
-        try? queue.close()
+        connection.withLock { $0.close() }
     }
 
     /// A `ReelError` for a failed step: `.cacheCorrupt` when SQLite finds the file is not a
     /// database or is damaged, `.cacheIO` otherwise.
     private static func failure(_ action: String, _ path: String, _ error: any Error) -> ReelError {
         if let error = error as? ReelError { return error }
-        if let error = error as? DatabaseError {
-            let corrupt: [ResultCode] = [.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_FORMAT]
-            return ReelError(corrupt.contains(error.resultCode) ? .cacheCorrupt : .cacheIO,
-                             "\(action) launch state '\(path)' failed: \(error.message ?? "\(error.resultCode)")")
+        if let error = error as? SQLiteError {
+            let corrupt: [SQLiteResultCode] = [.notADatabase, .corrupt, .format]
+            return ReelError(corrupt.contains(error.code.primary) ? .cacheCorrupt : .cacheIO,
+                             "\(action) launch state '\(path)' failed: \(error.message)")
         }
         return ReelError(.cacheIO, "\(action) launch state '\(path)' failed: \(error)")
     }
