@@ -44,6 +44,18 @@ struct SQLiteConnectionTests {
         #expect(try db.rows("SELECT v FROM t") == [[.integer(2)]])
     }
 
+    /// A double-quoted word is a name only: a misspelt column is an error, not a string.
+    @Test func doubleQuotedWordsAreNamesNotStrings() throws {
+        let folder = try makeScratchFolder("reel-sqlite")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = try SQLiteConnection(path: folder.appendingPathComponent("test.sqlite").path)
+        try db.execute("CREATE TABLE t (v)")
+        try db.execute("INSERT INTO t VALUES (1)")
+        #expect(try db.rows("SELECT \"v\" FROM t") == [[.integer(1)]])
+        let error = #expect(throws: SQLiteError.self) { try db.rows("SELECT \"missing\" FROM t") }
+        #expect(error?.message == "no such column: missing")
+    }
+
     /// A read refuses writes (`query_only`) and turns that off again afterwards.
     @Test func aReadRefusesWritesAndLeavesTheConnectionWritable() throws {
         let folder = try makeScratchFolder("reel-sqlite")

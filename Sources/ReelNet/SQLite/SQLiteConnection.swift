@@ -3,10 +3,10 @@ import ReelStore
 
 /// One SQLite database connection: the way the cache index (`CacheIndexStore`) and the launch
 /// state (`LaunchStateStore`) talk to SQLite's C API. It sets a connection up as GRDB's
-/// `DatabaseQueue` did for them (extended result codes, `foreign_keys` on, no busy handler, the
-/// file checked to be a database before use) and runs their statements the same way: values bound
-/// and read by storage class (`SQLiteValue`), text as C strings, writes in `BEGIN IMMEDIATE`
-/// transactions, reads in deferred ones with `query_only` on.
+/// `DatabaseQueue` did for them (extended result codes, `foreign_keys` on, double-quoted strings
+/// off, no busy handler, the file checked to be a database before use) and runs their statements
+/// the same way: values bound and read by storage class (`SQLiteValue`), text as C strings,
+/// writes in `BEGIN IMMEDIATE` transactions, reads in deferred ones with `query_only` on.
 ///
 /// Not `Sendable`: one thread uses it at a time, which its owner guarantees with a lock (the
 /// cache's `store`, `LaunchStateStore`'s own). So it is opened with `SQLITE_OPEN_NOMUTEX`, without
@@ -38,6 +38,9 @@ package final class SQLiteConnection {
         }
         handle = opened
         do {
+            // As GRDB did: "name" is an identifier only, never a string literal.
+            let quoting = csqlite_disable_double_quoted_strings(opened)
+            guard quoting == SQLITE_OK else { throw failure(quoting) }
             try execute("PRAGMA foreign_keys = ON")
             try prepare(self)
             try execute("SELECT * FROM sqlite_master LIMIT 1")
