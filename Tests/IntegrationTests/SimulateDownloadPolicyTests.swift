@@ -3,8 +3,10 @@ import ReelTestSupport
 import Testing
 
 /// `reel feed simulate` under each `scheduler.policy`: `today` gives exactly the summaries it gave
-/// before the download policy could drive the feed (the fixtures were printed by that build); the
-/// link scheduler drives a whole session, keeps the play rules and fetches differently.
+/// before the download policy could drive the feed (the fixtures were printed by that build; the
+/// 3g one again once the model read the media playlist of each variant a player switches to, its
+/// only change: 3 requests, 688 bytes); the link scheduler drives a whole session, keeps the play
+/// rules and fetches differently.
 @Suite("reel feed simulate: the download policy")
 struct SimulateDownloadPolicyTests {
     static let samples = PackagePaths.samples.path

@@ -81,11 +81,23 @@ extension FeedSimulation {
                     fetchSegment(id, variant: variant)
                 } else {
                     let source = stream.variants[variant]
+                    readPlaylist(of: stream, variant: variant, by: .scheduled(card))
                     read(key, url: source.segmentURLs[request.segment], kind: .segment, bytes: source.segmentBytes[request.segment],
                          by: .scheduled(card))
                 }
             }
         }
+    }
+
+    /// Reads the media playlist of `variant` into the cache when it is not there, for a segment
+    /// read at that variant: the engine's player loads (through the cache) the playlist of each
+    /// variant it reads or fills a segment at, so a player coming back to the card finds it. A
+    /// model: read beside the segment, where the engine reads it first (one request's latency).
+    func readPlaylist(of stream: SimStream, variant: Int, by reader: Reader) {
+        let key = stream.playlistKey(variant), source = stream.variants[variant]
+        // A DASH rendition or a media playlist alone has no playlist of its own (0 bytes).
+        guard source.playlistBytes > 0, entries[key]?.complete != true else { return }
+        read(key, url: source.name, kind: .playlist, bytes: source.playlistBytes, by: reader)
     }
 
     /// Stops the segments the policy asked for that it now gives up (`DownloadPolicy.giveUp`):
@@ -138,7 +150,7 @@ extension FeedSimulation {
             advancePlayhead(id)
             let start = stream.segmentDurations.prefix(player.downloaded).reduce(0, +)
             return (players[id]?.playhead ?? start) < start - 1e-6
-        case .prefetch, .thumbnail: return false
+        case .prefetch, .thumbnail, .switchPlaylist: return false
         }
     }
 

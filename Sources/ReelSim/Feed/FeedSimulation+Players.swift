@@ -240,6 +240,7 @@ extension FeedSimulation {
             record(.variantSwitch(card: CardID(player.card), segment: index, from: from, to: to, reason: "scheduler"))
         }
         player.variant = chosen
+        readPlaylist(of: stream, variant: chosen, by: .switchPlaylist(id))
         player.fetching = true
         player.segmentVariants.append(player.variant)
         let variant = stream.variants[player.variant]

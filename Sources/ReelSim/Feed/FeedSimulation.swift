@@ -39,6 +39,17 @@ package final class FeedSimulation {
         case thumbnail(String)
         /// A segment the download policy asked for a card no player reads yet (into the cache).
         case scheduled(String)
+        /// The media playlist of a variant a player switched to, read beside its segment
+        /// (`readPlaylist`): the player's fetch, which moves none of its steps.
+        case switchPlaylist(PlayerID)
+
+        /// A player's own read: what it reads of a prefetched entry was not wasted.
+        var isPlayers: Bool {
+            switch self {
+            case .player, .switchPlaylist: true
+            case .prefetch, .thumbnail, .scheduled: false
+            }
+        }
     }
 
     /// A resource in the simulated cache.
@@ -285,7 +296,7 @@ package final class FeedSimulation {
     func read(_ key: String, url: String, kind: ResourceKind, bytes: Int, by reader: Reader, mark: Int? = nil) {
         var entry = entries[key] ?? Entry(total: max(0, bytes))
         if entry.complete {
-            if case .player = reader, entry.prefetched > 0 { entry.read = true }
+            if reader.isPlayers, entry.prefetched > 0 { entry.read = true }
             entries[key] = entry
             recordRead(reader, url: url, kind: kind, bytes: entry.total, cacheBytes: entry.total, cacheHit: true, duration: 0)
             delivered(reader, key: key, kind: kind)
@@ -337,7 +348,7 @@ package final class FeedSimulation {
                 case .prefetch, .scheduled:
                     prefetchedBytes += Int64(received)
                     entries[key]?.prefetched += received
-                case .player, .thumbnail: break
+                case .player, .thumbnail, .switchPlaylist: break
                 }
                 scheduled[key] = nil
                 recordRead(reader, url: transfer.url, kind: transfer.kind, bytes: transfer.offset + received,
@@ -377,7 +388,7 @@ package final class FeedSimulation {
                 entry.card = card
             }
             let readers = [transfer.owner] + transfer.joiners
-            if readers.contains(where: { if case .player = $0 { true } else { false } }), entry.prefetched > 0 { entry.read = true }
+            if readers.contains(where: \.isPlayers), entry.prefetched > 0 { entry.read = true }
             entries[transfer.key] = entry
             let duration = now - transfer.startedAt
             if transfer.kind == .segment, network > 0 {
@@ -405,7 +416,7 @@ package final class FeedSimulation {
         switch reader {
         case .player(let id): playerRead(id, key: key)
         case .prefetch(let request): prefetchRead(request, key: key)
-        case .thumbnail, .scheduled: break
+        case .thumbnail, .scheduled, .switchPlaylist: break
         }
     }
 
@@ -424,7 +435,7 @@ package final class FeedSimulation {
         metrics.totalMs = duration * 1000
         let fetch: SessionFetch
         switch reader {
-        case .player(let id):
+        case .player(let id), .switchPlaylist(let id):
             guard let player = players[id] else { return }
             fetch = SessionFetch(origin: .playback, card: player.card, player: id, metrics: metrics)
         case .prefetch(let request):
