@@ -194,6 +194,58 @@ struct LinkDeskTests {
         #expect(variant == 0)
     }
 
+    /// Grants the next segment of the first video that needs one, and lets one segment on the
+    /// link until it has heard an arrival (as the link scheduler does before it has measured).
+    struct Measuring: DownloadPolicy {
+        final class Log: Sendable {
+            let asked = Mutex<[SegmentRequest]>([])
+            let heard = Mutex(false)
+        }
+        let name = "measuring"
+        let log = Log()
+        var transferLimit: Int? { log.heard.withLock { $0 } ? nil : 1 }
+
+        mutating func decide(_ state: LinkState) -> DownloadDecision {
+            let decision = LinkDeskTests.nextOfFirst(state)
+            if case .fetch(let request) = decision { log.asked.withLock { $0.append(request) } }
+            return decision
+        }
+
+        mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {
+            log.heard.withLock { $0 = true }
+        }
+    }
+
+    @Test("a policy that has not measured the link lets one segment on it though the desk has three places; its arrival opens the link to more",
+          .timeLimit(.minutes(1)))
+    func anUnmeasuredLinkTakesOneSegment() async throws {
+        let policy = Measuring()
+        let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 3)
+        let filled = AsyncStream<String>.makeStream()
+        // The first fill stays on the link until the test lets it arrive.
+        let release = DispatchSemaphore(value: 0)
+        func fill(_ card: String) -> @Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double) {
+            { _, segment, _ in
+                filled.continuation.yield("\(card)#\(segment)")
+                if card == "a", segment == 0 { release.wait() }
+                return (bytes: 150_000, seconds: 0.5)
+            }
+        }
+        Self.join(desk.seat(card: "a"), playing: true, fill: fill("a"))
+        Self.join(desk.seat(card: "b"), playing: false, fill: fill("b"))
+        var fills = filled.stream.makeAsyncIterator()
+        #expect(await fills.next() == "a#0")
+        // Steps while the first segment is on the link ask the policy nothing: its one place is taken.
+        for step in 0..<3 { desk.setOrder([(card: "b", urgent: false), (card: "next\(step)", urgent: false)]) }
+        #expect(policy.log.asked.withLock { $0 }.map(\.description) == ["a#0@2"])
+        release.signal()
+        // Measured, the link takes the desk's three places: a's next segments, then b's.
+        var after: Set<String> = []
+        for _ in 0..<3 { after.insert(try #require(await fills.next())) }
+        #expect(after.count == 3)
+        #expect(policy.log.asked.withLock { $0 }.count >= 4)
+    }
+
     @Test("a paused card's demuxer resting in the middle of a segment holds no place on the link: the playing card gets its turn",
           .timeLimit(.minutes(1)))
     func aRestingDemuxerHoldsNoPlace() async throws {

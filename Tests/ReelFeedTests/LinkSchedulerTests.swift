@@ -360,6 +360,23 @@ struct LinkSchedulerTests {
         #expect(today.carries(state) == nil)
     }
 
+    @Test("an unmeasured link carries one segment at a time; the first transfer that measures it opens the link to more")
+    func anUnmeasuredLinkCarriesOneSegmentAtATime() {
+        var scheduler = LinkScheduler(parameters: Self.parameters())
+        #expect(scheduler.transferLimit == 1)
+        #expect(scheduler.transfers(within: 3) == 1)
+        // A transfer of no bytes (a cache hit reported as such) measures nothing.
+        scheduler.downloaded(SegmentRequest(video: "v", segment: 0, variant: 0), bytes: 0, seconds: 0.01)
+        #expect(scheduler.transfers(within: 3) == 1)
+        // Even one too quick to give a sample (within the latency) tells that the link moves bytes.
+        _ = scheduler.decide(LinkState(now: 0, bandwidthBitsPerSecond: 8_000_000, latency: 0.05, videos: [Self.video("v", distance: 0)]))
+        scheduler.downloaded(SegmentRequest(video: "v", segment: 0, variant: 2), bytes: 200_000, seconds: 0.04)
+        #expect(scheduler.transferLimit == nil)
+        #expect(scheduler.transfers(within: 3) == 3)
+        // Today's policy keeps the caller's bound throughout.
+        #expect(TodayPolicy().transfers(within: 5) == 5)
+    }
+
     /// Transfers at `bitsPerSecond`, more than its window of samples holds.
     static func measure(_ scheduler: inout LinkScheduler, _ bitsPerSecond: Int) {
         for _ in 0..<8 {

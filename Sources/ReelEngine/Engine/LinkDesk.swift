@@ -348,7 +348,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         var built = reportCarries != nil && !grantsAsked ? linkState() : nil
         if let built { askCarries(built.0) }
         var asked = 0
-        while placesTaken < maxTransfers, asked < 32 {
+        while placesTaken < policy.transfers(within: maxTransfers), asked < 32 {
             asked += 1
             let (state, seats) = built ?? linkState()
             built = nil

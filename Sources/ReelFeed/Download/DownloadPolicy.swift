@@ -25,6 +25,9 @@ public protocol DownloadPolicy: Sendable {
     /// arrive in time, when stopping is cheaper than the stall they cause. `state` counts them
     /// as not fetched. A caller that can stop a transfer asks while some are on the link.
     mutating func giveUp(_ inFlight: [InFlightRequest], in state: LinkState) -> [SegmentRequest]
+    /// How many segments it lets on the link at once now, when fewer than the caller's own bound
+    /// (`scheduler.maxTransfers`); nil: the caller's bound.
+    var transferLimit: Int? { get }
 }
 
 extension DownloadPolicy {
@@ -32,6 +35,12 @@ extension DownloadPolicy {
     public var readsOnlyAsks: Bool { false }
     public mutating func carries(_ state: LinkState) -> Int? { nil }
     public mutating func giveUp(_ inFlight: [InFlightRequest], in state: LinkState) -> [SegmentRequest] { [] }
+    public var transferLimit: Int? { nil }
+
+    /// The segments it lets on the link at once: `bound`, or fewer while `transferLimit` says so.
+    package func transfers(within bound: Int) -> Int {
+        transferLimit.map { min(bound, max(1, $0)) } ?? bound
+    }
 
     /// `carries` asked as a caller that tells the feed asks it: while several videos play or
     /// while the feed was told it carries fewer (`told`). The new answer when it differs from

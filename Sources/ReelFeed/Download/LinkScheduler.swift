@@ -112,6 +112,8 @@ public struct LinkScheduler: DownloadPolicy {
 
     /// The last transfers' throughputs, bits per second, oldest first.
     private var samples: [Double] = []
+    /// Whether a transfer has measured the link: before one, one segment at a time (`transferLimit`).
+    private var measured = false
     private var latency = 0.0
     /// The bitrate of the last segment fetched for a playing video (what the next is compared with).
     private var lastBitrate: Int?
@@ -135,11 +137,20 @@ public struct LinkScheduler: DownloadPolicy {
 
     public mutating func downloaded(_ request: SegmentRequest, bytes: Int, seconds: Double) {
         if lowered[request.video] == request.segment { lowered[request.video] = nil }
+        if bytes > 0 { measured = true }
         let transfer = seconds - latency
         guard bytes > 0, transfer > 0, transfer.isFinite else { return }
         samples.append(Double(bytes) * 8 / transfer)
         if samples.count > max(1, parameters.throughputSamples) { samples.removeFirst(samples.count - parameters.throughputSamples) }
     }
+
+    /// One segment at a time until a transfer has measured the link. Before that, the plans count
+    /// on a guess (the caller's initial estimate, 8 Mbit/s by default), and on a slow link the
+    /// first short's first segment and the next short's start, both chosen at its top rung and
+    /// sharing the link, starved each other: a stall of 2.5 s or so in every session of the
+    /// challenge's low traces, real time or simulated. Alone, the first transfer measures the
+    /// link; on a fast one it is over in a fraction of a second.
+    public var transferLimit: Int? { measured ? nil : 1 }
 
     /// Bits per second the scheduler plans with.
     package func plannedBandwidth(_ state: LinkState) -> Double {

@@ -38,7 +38,7 @@ extension FeedSimulation {
         // Today's grants what is asked even as the session ends, as the readers read before.
         // Thumbnails take no place among `scheduler.maxTransfers` (small, they would crowd out the
         // segments): the policy orders them, and they wait while the segments fill the link.
-        while scheduled.count < maxTransfers,
+        while scheduled.count < downloadPolicy.transfers(within: maxTransfers),
               downloadPolicy.readsOnlyAsks || (!ended && coordinator.phase != .closed) {
             // The state built above serves the first decision: nothing changed since.
             let (state, ladders) = built ?? linkState()
