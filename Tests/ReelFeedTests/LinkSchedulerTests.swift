@@ -360,9 +360,11 @@ struct LinkSchedulerTests {
         #expect(today.carries(state) == nil)
     }
 
-    @Test("an unmeasured link carries one segment at a time; the first transfer that measures it opens the link to more")
+    @Test("with measureFirst an unmeasured link carries one segment at a time; the first transfer that measures it opens the link to more")
     func anUnmeasuredLinkCarriesOneSegmentAtATime() {
-        var scheduler = LinkScheduler(parameters: Self.parameters())
+        // Off by default: the caller's bound from the start.
+        #expect(LinkScheduler(parameters: Self.parameters()).transferLimit == nil)
+        var scheduler = LinkScheduler(parameters: Self.parameters { $0.measureFirst = true })
         #expect(scheduler.transferLimit == 1)
         #expect(scheduler.transfers(within: 3) == 1)
         // A transfer of no bytes (a cache hit reported as such) measures nothing.

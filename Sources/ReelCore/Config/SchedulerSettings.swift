@@ -53,5 +53,8 @@ public struct SchedulerSettings: ConfigSection {
     @Setting("Segments the scheduler keeps on the link at once: it is asked again while fewer are on their way, and sees those as fetched (the benchmark's world has one).", .range(1...8))
     public var maxTransfers = 3
 
+    @Setting("Keep one segment on the link until a transfer has measured it, whatever maxTransfers says, so the first transfer measures the link alone. Off by default: in the feed simulation it took most of a cold session's stalls away on slow measured links, but in real time it cost warm starts (docs/scheduler.md).")
+    public var measureFirst = false
+
     public init() {}
 }

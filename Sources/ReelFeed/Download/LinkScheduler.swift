@@ -72,6 +72,8 @@ public struct LinkScheduler: DownloadPolicy {
         public var reachDecay: Double
         /// Longest wait, seconds.
         public var poll: Double
+        /// One segment on the link until a transfer has measured it (`transferLimit`).
+        public var measureFirst: Bool
         /// The score charges a next video's start fetched before the playing video's last watched
         /// segment as a change from nothing to its bitrate (the MMGC 2022 challenge's score does).
         public var chargesEarlyStart = false
@@ -99,6 +101,7 @@ public struct LinkScheduler: DownloadPolicy {
             defaultWatch = Double(settings.defaultWatchMs) / 1000
             reachDecay = settings.reachDecay
             poll = Double(settings.pollMs) / 1000
+            measureFirst = settings.measureFirst
         }
 
         /// The points a stall of `seconds` costs: its seconds and, when there is one, its event.
@@ -144,13 +147,13 @@ public struct LinkScheduler: DownloadPolicy {
         if samples.count > max(1, parameters.throughputSamples) { samples.removeFirst(samples.count - parameters.throughputSamples) }
     }
 
-    /// One segment at a time until a transfer has measured the link. Before that, the plans count
-    /// on a guess (the caller's initial estimate, 8 Mbit/s by default), and on a slow link the
-    /// first short's first segment and the next short's start, both chosen at its top rung and
-    /// sharing the link, starved each other: a stall of 2.5 s or so in every session of the
-    /// challenge's low traces, real time or simulated. Alone, the first transfer measures the
-    /// link; on a fast one it is over in a fraction of a second.
-    public var transferLimit: Int? { measured ? nil : 1 }
+    /// With `scheduler.measureFirst`, one segment at a time until a transfer has measured the
+    /// link. Before that, the plans count on a guess (the caller's initial estimate, 8 Mbit/s by
+    /// default), and on a slow link the first short's first segment and the next short's start,
+    /// both chosen at its top rung and sharing the link, starved each other: a stall of 2.5 s or
+    /// so in every session of the challenge's low traces. Alone, the first transfer measures the
+    /// link. Off by default: the real engine then held the next short's start back (docs/scheduler.md).
+    public var transferLimit: Int? { parameters.measureFirst && !measured ? 1 : nil }
 
     /// Bits per second the scheduler plans with.
     package func plannedBandwidth(_ state: LinkState) -> Double {
