@@ -8,15 +8,22 @@ import Testing
 /// back by storage class, text as C strings, and transactions, reads and failures behave as the
 /// stores expect (as GRDB's did for them).
 @Suite("SQLite connection")
-struct SQLiteConnectionTests {
-    // Each test makes its folder itself rather than in a `with...` closure: with Swift 6.3.1, an
-    // `#expect(throws:)` closure inside a closure and the next closure beside it were compiled to
-    // one function, so the second ran the first's body.
+final class SQLiteConnectionTests {
+    // Each test gets its folder from the suite's instance (one per test) rather than in a
+    // `with...` closure: with Swift 6.3.1, an `#expect(throws:)` closure inside a closure and the
+    // next closure beside it were compiled to one function, so the second ran the first's body.
+    let folder: URL
+    /// A database file in `folder`, not created yet.
+    let path: String
+
+    init() throws {
+        folder = try makeScratchFolder("reel-sqlite")
+        path = folder.appendingPathComponent("test.sqlite").path
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     @Test func valuesComeBackByStorageClass() throws {
-        let folder = try makeScratchFolder("reel-sqlite")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("test.sqlite").path
         let db = try SQLiteConnection(path: path)
         try db.execute("CREATE TABLE t (v)")
         let values: [SQLiteValue] = [.integer(.min), .integer(.max), .real(-0.5), .text("é\r\n"), .blob([0, 255]), .blob([]), .null]
@@ -27,9 +34,6 @@ struct SQLiteConnectionTests {
     }
 
     @Test func aFailedWriteLeavesNothingBehindAndNoTransactionOpen() throws {
-        let folder = try makeScratchFolder("reel-sqlite")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("test.sqlite").path
         let db = try SQLiteConnection(path: path)
         try db.execute("CREATE TABLE t (v INTEGER NOT NULL)")
         let error = #expect(throws: SQLiteError.self) {
@@ -46,9 +50,7 @@ struct SQLiteConnectionTests {
 
     /// A double-quoted word is a name only: a misspelt column is an error, not a string.
     @Test func doubleQuotedWordsAreNamesNotStrings() throws {
-        let folder = try makeScratchFolder("reel-sqlite")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = try SQLiteConnection(path: folder.appendingPathComponent("test.sqlite").path)
+        let db = try SQLiteConnection(path: path)
         try db.execute("CREATE TABLE t (v)")
         try db.execute("INSERT INTO t VALUES (1)")
         #expect(try db.rows("SELECT \"v\" FROM t") == [[.integer(1)]])
@@ -58,9 +60,6 @@ struct SQLiteConnectionTests {
 
     /// A read refuses writes (`query_only`) and turns that off again afterwards.
     @Test func aReadRefusesWritesAndLeavesTheConnectionWritable() throws {
-        let folder = try makeScratchFolder("reel-sqlite")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("test.sqlite").path
         let db = try SQLiteConnection(path: path)
         try db.execute("CREATE TABLE t (v)")
         let error = #expect(throws: SQLiteError.self) { try db.read { try db.execute("INSERT INTO t VALUES (1)") } }
@@ -72,9 +71,6 @@ struct SQLiteConnectionTests {
     }
 
     @Test func aStatementRunInsideItsOwnRowsGetsACopyOfItsOwn() throws {
-        let folder = try makeScratchFolder("reel-sqlite")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("test.sqlite").path
         let db = try SQLiteConnection(path: path)
         try db.executeScript("CREATE TABLE t (v); INSERT INTO t VALUES (1); INSERT INTO t VALUES (2);")
         var inner: [Int] = []
@@ -83,9 +79,6 @@ struct SQLiteConnectionTests {
     }
 
     @Test func aFileThatIsNotADatabaseFailsAtOpen() throws {
-        let folder = try makeScratchFolder("reel-sqlite")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("test.sqlite").path
         try Data(repeating: 0x5A, count: 4096).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: SQLiteError.self) { try SQLiteConnection(path: path) }
         #expect(error?.code.primary == .notADatabase && error?.message == "file is not a database", "\(String(describing: error))")
@@ -97,9 +90,6 @@ struct SQLiteConnectionTests {
     }
 
     @Test func aClosedConnectionRefusesEveryCall() throws {
-        let folder = try makeScratchFolder("reel-sqlite")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("test.sqlite").path
         let db = try SQLiteConnection(path: path)
         db.close()
         db.close()
