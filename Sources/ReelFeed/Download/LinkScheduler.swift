@@ -115,7 +115,8 @@ public struct LinkScheduler: DownloadPolicy {
 
     /// The last transfers' throughputs, bits per second, oldest first.
     private var samples: [Double] = []
-    /// Whether a transfer has measured the link: before one, one segment at a time (`transferLimit`).
+    /// Whether a transfer has measured the link: before one, with `scheduler.measureFirst`, one
+    /// segment at a time (`transferLimit`).
     private var measured = false
     private var latency = 0.0
     /// The bitrate of the last segment fetched for a playing video (what the next is compared with).
