@@ -247,7 +247,7 @@ extension FeedSimulation {
         let key = stream.segmentKey(player.variant, index)
         player.currentKey = key
         let bytes = variant.segmentBytes[index]
-        let mark = index == 0 && !player.opened ? max(1, Int(Double(bytes) * models.timing.firstFrameShare)) : nil
+        let mark = index == 0 && !player.opened ? models.timing.firstFrameBytes(of: bytes) : nil
         players[id] = player
         read(key, url: variant.segmentURLs[index], kind: .segment, bytes: bytes, by: .player(id), mark: mark)
     }
@@ -318,14 +318,14 @@ extension FeedSimulation {
         inbox.append(.player(id, .stopped))
     }
 
-    /// How much of the segment on its way has arrived, as media seconds.
+    /// How much of the segment on its way its demuxer has read, as media seconds.
     func refreshPartial(_ id: PlayerID) {
         guard var player = players[id], let stream = player.stream else { return }
         player.partial = 0
         if player.fetching, player.step == .segments, let key = player.currentKey, let transfer = inFlight[key],
            let info = transfers[transfer], info.total > 0, stream.segmentDurations.indices.contains(player.downloaded) {
-            let arrived = Double(link.received(transfer) + info.offset) / Double(info.total)
-            player.partial = min(1, arrived) * stream.segmentDurations[player.downloaded]
+            let demuxed = models.timing.demuxed(link.received(transfer) + info.offset, of: info.total)
+            player.partial = Double(demuxed) / Double(info.total) * stream.segmentDurations[player.downloaded]
         }
         players[id] = player
     }

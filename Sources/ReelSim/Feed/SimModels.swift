@@ -11,8 +11,30 @@ package struct SimTiming: Sendable, Hashable {
     package var openAndDecodeMs = 12.0
     /// From a play to showing a first frame a mounted player holds.
     package var showPreparedMs = 0.5
-    /// The share of the first segment the first frame needs (its key frame and the headers before).
-    package var firstFrameShare = 0.3
+    /// The share of the first segment the first frame needs (its key frame and the headers before),
+    /// before it is rounded up to the demuxer's reads (`demuxerReadBytes`).
+    package var firstFrameShare = 0.15
+    /// FFmpeg's HLS and DASH demuxers read a segment in blocks of this many bytes and wait until
+    /// each is whole (`avio_read` of 32 KiB in libavformat's hls.c and dashdec.c): the packets of a
+    /// segment still arriving reach the player a block at a time, not byte by byte. At 360p a
+    /// block is close to a second of video.
+    package var demuxerReadBytes = 32 << 10
+
+    /// Of `arrived` bytes of a segment of `total`, those its demuxer has read: whole blocks, or
+    /// everything once the segment is whole.
+    package func demuxed(_ arrived: Int, of total: Int) -> Int {
+        guard arrived < total, demuxerReadBytes > 0 else { return min(arrived, total) }
+        return arrived / demuxerReadBytes * demuxerReadBytes
+    }
+
+    /// The bytes of a first segment of `total` bytes that must arrive before its first frame
+    /// decodes: `firstFrameShare` of it, rounded up to a whole demuxer read, at most all of it.
+    package func firstFrameBytes(of total: Int) -> Int {
+        let share = max(1, Int(Double(total) * firstFrameShare))
+        guard demuxerReadBytes > 0 else { return min(share, max(1, total)) }
+        let blocks = (share + demuxerReadBytes - 1) / demuxerReadBytes
+        return max(1, min(total, blocks * demuxerReadBytes))
+    }
 
     package init() {}
 }
