@@ -12,6 +12,11 @@ public protocol DataSource: AnyObject {
     /// Reads up to `buffer.count` bytes, blocking until at least one is available;
     /// returns 0 at the end of the data. Throws `ReelError`.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    /// Reads what has arrived, without waiting: up to `buffer.count` bytes, 0 when none is there
+    /// yet, nil when this source cannot tell without blocking (then `read`). Only `read` says that
+    /// the data ended. A demuxer reading a segment that is still arriving hands on what came
+    /// instead of waiting for a whole block (`SourceIO`). Throws `ReelError`.
+    func readReady(into buffer: UnsafeMutableRawBufferPointer) throws -> Int?
     /// Releases the transfer or file. Safe to call more than once.
     func close()
     /// What the last `open` learned and what reading cost so far.
@@ -30,6 +35,11 @@ public protocol DataSourceFactory: Sendable {
     /// Who gives a play's segments their turns on the link (a session under one download
     /// policy); nil by default: the play's own rules decide.
     var segmentTurns: (any SegmentTurns)? { get }
+}
+
+extension DataSource {
+    /// This source cannot tell what has arrived without blocking.
+    public func readReady(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? { nil }
 }
 
 extension DataSourceFactory {

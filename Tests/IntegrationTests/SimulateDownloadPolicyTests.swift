@@ -5,9 +5,9 @@ import Testing
 /// `reel feed simulate` under each `scheduler.policy`: `today` gives exactly the summaries it gave
 /// before the download policy could drive the feed (the fixtures were printed by that build; the
 /// 3g one again once the model read the media playlist of each variant a player switches to, its
-/// only change: 3 requests, 688 bytes; both again once the model's demuxers read a segment still
-/// arriving a 32 KiB block at a time, as FFmpeg's HLS demuxer does); the link scheduler drives a
-/// whole session, keeps the play rules and fetches differently.
+/// only change: 3 requests, 688 bytes; both again once a first frame needed 15 % of its segment,
+/// not 30 %, as the engine's players show it since they get a segment as it arrives); the link
+/// scheduler drives a whole session, keeps the play rules and fetches differently.
 @Suite("reel feed simulate: the download policy")
 struct SimulateDownloadPolicyTests {
     static let samples = PackagePaths.samples.path

@@ -50,31 +50,32 @@ struct FeedSimulationTests {
         let first = try #require(outcome.events.compactMap { event -> SessionEvent.FirstFrame? in
             if case .firstFrame(let frame) = event.kind { frame } else { nil }
         }.first)
-        // 50 ms + 1,000 B at 1 MB/s; then 50 ms + the demuxer's first read that holds 15 % of
-        // 200,000 B (30,000 B: one block of 32,768 B); then the open time.
-        let expected = (0.05 + 0.001) + (0.05 + 0.032_768) + timing.openAndDecodeMs / 1000
+        // 50 ms + 1,000 B at 1 MB/s; then 50 ms + 15 % of 200,000 B; then the open time.
+        let expected = (0.05 + 0.001) + (0.05 + 0.15 * 0.2) + timing.openAndDecodeMs / 1000
         #expect(abs(first.ttffMs - expected * 1000) < 0.5, "TTFF \(first.ttffMs) ms, by hand \(expected * 1000) ms")
         #expect(outcome.summary.simulated == true)
         #expect(outcome.summary.stalls.count == 0)
     }
 
-    @Test("a segment still arriving reaches the player a demuxer's block at a time")
+    @Test("a demuxer reading a segment in blocks gets it a block at a time; the engine's, as it arrives")
     func demuxerBlocks() throws {
-        #expect(SimTiming().demuxed(40_000, of: 200_000) == 32_768)
-        #expect(SimTiming().demuxed(20_000, of: 200_000) == 0)
-        #expect(SimTiming().demuxed(200_000, of: 200_000) == 200_000)
-        #expect(SimTiming().firstFrameBytes(of: 20_000) == 20_000)
-        #expect(SimTiming().firstFrameBytes(of: 313_208) == 65_536)
-        // A link exactly as fast as the video (800 kbit/s): read byte by byte, the playhead stays
+        var blocks = SimTiming()
+        blocks.demuxerReadBytes = 32 << 10
+        #expect(blocks.demuxed(40_000, of: 200_000) == 32_768)
+        #expect(blocks.demuxed(20_000, of: 200_000) == 0)
+        #expect(blocks.demuxed(200_000, of: 200_000) == 200_000)
+        #expect(blocks.firstFrameBytes(of: 20_000) == 20_000)
+        #expect(blocks.firstFrameBytes(of: 313_208) == 65_536)
+        #expect(SimTiming().demuxed(40_000, of: 200_000) == 40_000)
+        #expect(SimTiming().firstFrameBytes(of: 313_208) == 46_981)
+        // A link exactly as fast as the video (800 kbit/s): read as it arrives, the playhead stays
         // about a first frame's bytes behind what arrived; read in 32 KiB blocks, it reaches the
         // end of each block before the next is whole.
         let (catalog, media) = try Self.feed(count: 1)
         let config = try Self.config(["prefetch.enabled=false"])
         let link = NetworkProfile(name: "test", latencyMilliseconds: 50, bandwidthKbps: 800)
-        var byteByByte = SimTiming()
-        byteByByte.demuxerReadBytes = 0
         var stalls: [Int] = []
-        for timing in [byteByByte, SimTiming()] {
+        for timing in [SimTiming(), blocks] {
             let user = RetentionUser(videos: 1, seconds: 10) { _, _, _ in 7.5 }
             let outcome = FeedSimulation(config: config, catalog: catalog, baseURL: Self.base,
                                          models: SimModels(profile: link, media: media, timing: timing), user: user).run()

@@ -53,6 +53,10 @@ final class ReportingDataSource: DataSource {
         try base.read(into: buffer)
     }
 
+    func readReady(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
+        try base.readReady(into: buffer)
+    }
+
     func close() {
         base.close()
         guard opened else { return }

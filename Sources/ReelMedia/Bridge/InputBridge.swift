@@ -183,6 +183,7 @@ final class InputBridge {
         let adaptive = spec.kind == .segment ? self.adaptive : nil
         return SourceIO(
             source: reader, spec: spec, length: decryption == nil ? length : nil, reopen: reopen,
+            progressive: spec.kind == .segment,
             onError: { [weak self] error in self?.fetchFailed(error, started: started, media: media) },
             onProgress: { [weak self, budget] count in
                 self?.bytesRead += Int64(count)

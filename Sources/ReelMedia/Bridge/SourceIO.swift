@@ -10,6 +10,14 @@ import ReelNet
 /// One `DataSource` presented to FFmpeg as an `AVIOContext`: FFmpeg's read and seek callbacks
 /// land here on the demuxer's thread. Owned by the AVIOContext's `opaque` (retained in `make`,
 /// released in `free`).
+///
+/// A media segment's IO is progressive: FFmpeg's HLS and DASH demuxers read a segment with
+/// `avio_read` of 32 KiB, which waits until the block is whole, so a segment still arriving would
+/// reach the player a block at a time (at 360p close to a second of video). Its context reads
+/// directly into the caller's buffer (`direct`), where `avio_read` asks again at once for the rest
+/// after a short read; that second ask gets only what has arrived (`readReady`), and when nothing
+/// has, a soft stop that ends the `avio_read` with the bytes it has. The first ask of every
+/// `avio_read` waits as always, so a demuxer never sees an empty read before the end.
 final class SourceIO {
     private var source: any DataSource
     private let reopen: ((DataSpec) throws -> any DataSource)?
@@ -23,12 +31,20 @@ final class SourceIO {
     private var closed = false
     /// Metrics of every open this IO made (a seek reopens).
     private(set) var finishedMetrics: [TransferMetrics] = []
+    /// Hands a segment on as it arrives (above); only for the demuxers' `avio_read` of a segment.
+    private let progressive: Bool
+    /// Where the rest of the last short read goes, when FFmpeg asks again for it within the same
+    /// `avio_read`: the caller's buffer past it and the bytes still wanted.
+    private var shortRead: (next: UnsafeMutablePointer<UInt8>, wanted: Int32)?
+    /// The context, while it lives: a soft stop's flags are cleared on the next read.
+    private var context: UnsafeMutablePointer<AVIOContext>?
 
     /// `reopen` makes a fresh source for a seek; nil when the input cannot seek.
     init(source: any DataSource, spec: DataSpec, length: Int64?,
-         reopen: ((DataSpec) throws -> any DataSource)?,
+         reopen: ((DataSpec) throws -> any DataSource)?, progressive: Bool = false,
          onError: @escaping (ReelError) -> Void, onProgress: @escaping (Int) -> Void,
          onClose: @escaping (SourceIO) -> Void) {
+        self.progressive = progressive
         self.source = source
         self.spec = spec
         self.length = length
@@ -55,6 +71,8 @@ final class SourceIO {
             return nil
         }
         context.pointee.seekable = reopen == nil ? 0 : AVIO_SEEKABLE_NORMAL
+        if progressive { context.pointee.direct = 1 }
+        self.context = context
         return context
     }
 
@@ -63,6 +81,7 @@ final class SourceIO {
         guard let context else { return }
         if let opaque = context.pointee.opaque {
             let io = Unmanaged<SourceIO>.fromOpaque(opaque).takeRetainedValue()
+            io.context = nil
             io.close()
         }
         av_freep(&context.pointee.buffer)
@@ -79,9 +98,25 @@ final class SourceIO {
     }
 
     fileprivate func read(_ buffer: UnsafeMutablePointer<UInt8>, _ size: Int32) -> Int32 {
+        let rest = shortRead.map { $0.next == buffer && $0.wanted == size } ?? false
+        shortRead = nil
+        if let context, context.pointee.error == Self.softStop {
+            // The last `avio_read` ended on a soft stop: this is a new one.
+            context.pointee.error = 0
+            context.pointee.eof_reached = 0
+        }
         do {
-            let count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
+            let target = UnsafeMutableRawBufferPointer(start: buffer, count: Int(size))
+            let count: Int
+            if rest, let ready = try source.readReady(into: target) {
+                // Nothing more has arrived: end this `avio_read` with what it has.
+                guard ready > 0 else { return Self.softStop }
+                count = ready
+            } else {
+                count = try source.read(into: target)
+            }
             if count == 0 { return reel_shim_averror_eof }
+            if progressive, count < Int(size) { shortRead = (buffer + count, size - Int32(count)) }
             position += Int64(count)
             onProgress(count)
             return Int32(count)
@@ -96,6 +131,7 @@ final class SourceIO {
 
     fileprivate func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
         if whence & AVSEEK_SIZE != 0 { return length ?? Int64(AVErrorCode.invalidArgument.rawValue) }
+        shortRead = nil
         let target: Int64
         switch whence & ~AVSEEK_FORCE {
         case SEEK_SET: target = offset
@@ -123,6 +159,13 @@ final class SourceIO {
             return Int64(AVErrorCode.io.rawValue)
         }
     }
+}
+
+extension SourceIO {
+    /// What a progressive read answers when nothing more has arrived within one `avio_read`:
+    /// `AVERROR(EAGAIN)`. `avio_read` stops there and returns the bytes it has; the flags it
+    /// leaves are cleared on the next read.
+    static let softStop: Int32 = -Int32(EAGAIN)
 }
 
 /// FFmpeg's read callback for a `SourceIO`.

@@ -182,6 +182,17 @@ public final class CacheDataSource: DataSource {
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        // Waiting, a read always has an answer.
+        try read(into: buffer, wait: true) ?? 0
+    }
+
+    public func readReady(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
+        try read(into: buffer, wait: false)
+    }
+
+    /// `read`, or with `wait` false `readReady`: 0 when nothing has arrived yet, nil when the
+    /// source under it cannot tell.
+    private func read(into buffer: UnsafeMutableRawBufferPointer, wait: Bool) throws -> Int? {
         switch mode {
         case .idle:
             throw ReelError(.internalFailure, "read before open")
@@ -196,7 +207,7 @@ public final class CacheDataSource: DataSource {
             currentMetrics.cacheHitBytes += Int64(count)
             return count
         case .direct(let source):
-            let count = try source.read(into: buffer)
+            guard let count = try wait ? source.read(into: buffer) : source.readReady(into: buffer) else { return nil }
             currentMetrics.bytes += Int64(count)
             networkBytes += Int64(count)
             return count
@@ -205,13 +216,13 @@ public final class CacheDataSource: DataSource {
             if let end { want = Int(min(Int64(want), end - position)) }
             guard want > 0 else { return 0 }
             let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[..<want])
-            switch try transfer.read(ticket: ticket, at: position, into: slice, cancellation: cancellation) {
+            switch try transfer.read(ticket: ticket, at: position, into: slice, cancellation: cancellation, wait: wait) {
             case .bytes(let count, let pulled):
                 mode = .transfer(transfer, ticket: ticket, position: position + Int64(count), end: end, leader: leader)
                 currentMetrics.bytes += Int64(count)
                 if pulled { networkBytes += Int64(count) } else { currentMetrics.cacheHitBytes += Int64(count) }
                 return count
-            case .end:
+            case .end, .notYet:
                 return 0
             case .detached:
                 // The shared file stopped (a failed write): fetch the rest on our own.
@@ -222,7 +233,7 @@ public final class CacheDataSource: DataSource {
                 let source = upstream.makeDataSource(cancellation: cancellation)
                 mode = .direct(source)
                 _ = try source.open(rest)
-                return try read(into: buffer)
+                return try read(into: buffer, wait: wait)
             }
         }
     }

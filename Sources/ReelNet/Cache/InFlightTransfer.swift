@@ -28,6 +28,8 @@ final class InFlightTransfer: @unchecked Sendable {
         /// `pulled`: the bytes came from the network in this call (else from the shared file).
         case bytes(Int, pulled: Bool)
         case end
+        /// Nothing past the position has arrived yet (a read that does not wait).
+        case notYet
         /// The temporary file stopped (a write failed): this reader must fetch on its own.
         case detached
     }
@@ -203,9 +205,10 @@ final class InFlightTransfer: @unchecked Sendable {
         if alone { upstreamCancellation.cancel() }
     }
 
-    /// Reads at `position` (key coordinates) for reader `ticket`.
+    /// Reads at `position` (key coordinates) for reader `ticket`; with `wait` false, answers
+    /// `notYet` instead of waiting for bytes that have not arrived.
     func read(ticket: Int, at position: Int64, into buffer: UnsafeMutableRawBufferPointer,
-              cancellation: Cancellation) throws -> ReadResult {
+              cancellation: Cancellation, wait: Bool = true) throws -> ReadResult {
         guard buffer.count > 0 else { return .bytes(0, pulled: false) }
         condition.lock()
         while true {
@@ -226,6 +229,10 @@ final class InFlightTransfer: @unchecked Sendable {
             }
             switch phase {
             case .opening:
+                guard wait else {
+                    condition.unlock()
+                    return .notYet
+                }
                 condition.wait()
                 continue
             case .finished:
@@ -238,6 +245,10 @@ final class InFlightTransfer: @unchecked Sendable {
                 break
             }
             if position > available || pulling {
+                guard wait else {
+                    condition.unlock()
+                    return .notYet
+                }
                 condition.wait()
                 continue
             }
@@ -248,15 +259,28 @@ final class InFlightTransfer: @unchecked Sendable {
             pulling = true
             let tee = self.tee!
             condition.unlock()
-            return try pull(tee, ticket: ticket, into: buffer)
+            return try pull(tee, ticket: ticket, into: buffer, wait: wait)
         }
     }
 
-    /// Reads the next chunk from the network into `buffer` (and the file), as the front reader.
-    private func pull(_ tee: TeeDataSource, ticket: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> ReadResult {
+    /// Reads the next chunk from the network into `buffer` (and the file), as the front reader;
+    /// with `wait` false, only what has arrived.
+    private func pull(_ tee: TeeDataSource, ticket: Int, into buffer: UnsafeMutableRawBufferPointer,
+                      wait: Bool) throws -> ReadResult {
         let count: Int
         do {
-            count = try tee.read(into: buffer)
+            if !wait, let ready = try tee.readReady(into: buffer) {
+                guard ready > 0 else {
+                    locked {
+                        pulling = false
+                        condition.broadcast()
+                    }
+                    return .notYet
+                }
+                count = ready
+            } else {
+                count = try tee.read(into: buffer)
+            }
         } catch {
             let failure = error as? ReelError ?? ReelError(.networkFailed, "reading '\(spec.url.absoluteString)' failed", cause: nil)
             locked {

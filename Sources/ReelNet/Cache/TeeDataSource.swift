@@ -28,7 +28,15 @@ public final class TeeDataSource: DataSource {
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let count = try upstream.read(into: buffer)
+        try copyToSink(upstream.read(into: buffer), from: buffer)
+    }
+
+    public func readReady(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
+        try upstream.readReady(into: buffer).map { copyToSink($0, from: buffer) }
+    }
+
+    /// Writes the `count` bytes just read into `buffer` to the sink; returns `count`.
+    private func copyToSink(_ count: Int, from buffer: UnsafeMutableRawBufferPointer) -> Int {
         if count > 0, let sink {
             do {
                 try sink.write(UnsafeRawBufferPointer(rebasing: buffer[..<count]))

@@ -72,6 +72,9 @@ public final class FileDataSource: DataSource {
         }
     }
 
+    /// A file's bytes are all there: the same as `read`.
+    public func readReady(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? { try read(into: buffer) }
+
     public func close() {
         if fd >= 0 { Glibc.close(fd) }
         fd = -1

@@ -32,6 +32,9 @@ public final class MemoryDataSource: DataSource {
         return count
     }
 
+    /// Never waits: the bytes are all here.
+    public func readReady(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? { try read(into: buffer) }
+
     public func close() {}
 
     public var metrics: TransferMetrics { currentMetrics }
@@ -52,15 +55,22 @@ public final class PrefixedDataSource: DataSource {
     public func open(_ spec: DataSpec) throws -> Int64? { nil }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        if prefixPosition < prefix.count {
-            let count = min(buffer.count, prefix.count - prefixPosition)
-            prefix.withUnsafeBytes { source in
-                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[prefixPosition..<(prefixPosition + count)]))
-            }
-            prefixPosition += count
-            return count
+        try readPrefix(into: buffer) ?? upstream.read(into: buffer)
+    }
+
+    public func readReady(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
+        try readPrefix(into: buffer) ?? upstream.readReady(into: buffer)
+    }
+
+    /// The next bytes of the prefix; nil once it is all read.
+    private func readPrefix(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        guard prefixPosition < prefix.count else { return nil }
+        let count = min(buffer.count, prefix.count - prefixPosition)
+        prefix.withUnsafeBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[prefixPosition..<(prefixPosition + count)]))
         }
-        return try upstream.read(into: buffer)
+        prefixPosition += count
+        return count
     }
 
     public func close() { upstream.close() }

@@ -41,6 +41,11 @@ public final class NetworkDataSource: DataSource {
         return try stream.read(into: buffer)
     }
 
+    public func readReady(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
+        guard let stream else { throw ReelError(.internalFailure, "read before open") }
+        return try stream.read(into: buffer, wait: false)
+    }
+
     public func close() {
         if let cancelHandler { cancellation.removeHandler(cancelHandler) }
         cancelHandler = nil

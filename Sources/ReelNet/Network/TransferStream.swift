@@ -116,8 +116,9 @@ final class TransferStream: @unchecked Sendable {
         return contentLength
     }
 
-    /// Blocks until bytes are available; copies up to `buffer.count`; 0 at the end.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    /// Blocks until bytes are available (with `wait` false: returns 0 when none is there yet);
+    /// copies up to `buffer.count`; 0 at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer, wait: Bool = true) throws -> Int {
         guard buffer.count > 0 else { return 0 }
         condition.lock()
         var copied = 0
@@ -131,6 +132,10 @@ final class TransferStream: @unchecked Sendable {
                 condition.unlock()
                 throw error
             case .waitingForResponse, .streaming:
+                guard wait else {
+                    condition.unlock()
+                    return 0
+                }
                 condition.wait()
             }
         }

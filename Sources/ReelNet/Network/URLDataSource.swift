@@ -38,6 +38,11 @@ public final class URLDataSource: DataSource {
         return try current.read(into: buffer)
     }
 
+    public func readReady(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
+        guard let current else { throw ReelError(.internalFailure, "read before open") }
+        return try current.readReady(into: buffer)
+    }
+
     public func close() {
         current?.close()
     }

@@ -14,11 +14,11 @@ package struct SimTiming: Sendable, Hashable {
     /// The share of the first segment the first frame needs (its key frame and the headers before),
     /// before it is rounded up to the demuxer's reads (`demuxerReadBytes`).
     package var firstFrameShare = 0.15
-    /// FFmpeg's HLS and DASH demuxers read a segment in blocks of this many bytes and wait until
-    /// each is whole (`avio_read` of 32 KiB in libavformat's hls.c and dashdec.c): the packets of a
-    /// segment still arriving reach the player a block at a time, not byte by byte. At 360p a
-    /// block is close to a second of video.
-    package var demuxerReadBytes = 32 << 10
+    /// The blocks a demuxer reads a segment still arriving in, waiting until each is whole; 0: the
+    /// bytes as they arrive, as the engine's players get them (`SourceIO` hands a segment on as it
+    /// comes). FFmpeg's HLS and DASH demuxers on their own read 32 KiB blocks (`avio_read` in
+    /// libavformat's hls.c and dashdec.c): at 360p close to a second of video.
+    package var demuxerReadBytes = 0
 
     /// Of `arrived` bytes of a segment of `total`, those its demuxer has read: whole blocks, or
     /// everything once the segment is whole.
