@@ -175,6 +175,30 @@ struct LinkDeskTests {
         #expect(shown.withLock { $0 } == [300_000, 600_000, 1_200_000])
     }
 
+    @Test("the policy is shown no bandwidth while the meter holds only its configured guess; a remembered or measured estimate it is shown")
+    func theMetersGuessIsNotShown() throws {
+        func shown(_ meter: BandwidthMeter) -> Double?? {
+            let seen = Mutex<Double??>(nil)
+            let policy = Scripted { state in
+                seen.withLock { $0 = .some(state.bandwidthBitsPerSecond) }
+                return LinkDeskTests.nextOfFirst(state)
+            }
+            let desk = LinkDesk(policy: policy, meter: meter, maxTransfers: 1)
+            let seat = desk.seat(card: "a")
+            Self.join(seat, playing: true)
+            _ = seat.turn(segment: 0, previous: 1, proposed: 1, cancellation: Cancellation())
+            return seen.withLock { $0 }
+        }
+        var config = ReelConfig()
+        config.abr.meter.minElapsedMs = 2000
+        // device.bandwidthEstimateKbps (8 Mbit/s) is a guess: the scheduler plans on its own.
+        let guessing = BandwidthMeter(config: config)
+        #expect(try #require(shown(guessing)) == nil)
+        guessing.add(bytes: 1_000_000, elapsed: .seconds(4))
+        #expect(try #require(shown(guessing)) == 2_000_000)
+        #expect(try #require(shown(BandwidthMeter(config: config, initialKbps: 1500))) == 1_500_000)
+    }
+
     @Test("a play waits for its turn while the link is full, and gets it when the segment on the link arrives")
     func aPlayWaitsForTheLink() async throws {
         let desk = LinkDesk(policy: Scripted(rule: Self.nextOfFirst), meter: nil, maxTransfers: 1)

@@ -32,6 +32,20 @@ struct BandwidthMeterTests {
         #expect(estimator.samples == 5)
     }
 
+    @Test func aConfiguredGuessIsNoMeasurementButARememberedEstimateIs() {
+        var config = ReelConfig()
+        config.abr.meter.minElapsedMs = 2000
+        // The configured guess (device.bandwidthEstimateKbps): the link scheduler plans without it.
+        let guessing = BandwidthMeter(config: config)
+        #expect(guessing.bitsPerSecond == 8_000_000)
+        #expect(guessing.measuredBitsPerSecond == nil)
+        // 1 MB over 4 s: measured, at 2 Mbit/s.
+        guessing.add(bytes: 1_000_000, elapsed: .seconds(4))
+        #expect(guessing.measuredBitsPerSecond == 2_000_000)
+        // Remembered for the network by an earlier session: a measurement from the start.
+        #expect(BandwidthMeter(config: config, initialKbps: 1500).measuredBitsPerSecond == 1_500_000)
+    }
+
     @Test func theMedianFollowsADropOnceTheNewSamplesOutweighTheOld() {
         var estimator = BandwidthEstimator(initialBitsPerSecond: 1_000_000, parameters: .init(maxWeight: 2000, minElapsed: .zero))
         // 200 KB segments (weight 447 each) at 8 Mbit/s fill the window.

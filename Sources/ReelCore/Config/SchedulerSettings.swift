@@ -23,7 +23,7 @@ public struct SchedulerSettings: ConfigSection {
     @Setting("Share of the bandwidth estimate the scheduler plans with.", .range(0.05...1.0))
     public var bandwidthSafety = 0.8
 
-    @Setting("Throughput assumed before anything is measured, in kilobits per second (a cautious start: the lowest rung of most ladders).", .range(1...10_000_000))
+    @Setting("Throughput assumed before anything is measured (this session, or remembered for the network), in kilobits per second: a cautious cold start, in place of device.bandwidthEstimateKbps, which is a guess.", .range(1...10_000_000))
     public var startBandwidthKbps = 1000
 
     @Setting("Transfers the throughput estimate (a harmonic mean) is taken over.", .range(1...100))

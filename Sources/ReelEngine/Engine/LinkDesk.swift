@@ -471,7 +471,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
             seats[video] = entry.id
         }
         let now = (ContinuousClock.now - began).seconds
-        let state = LinkState(now: now, bandwidthBitsPerSecond: meter.map { Double($0.bitsPerSecond) },
+        let state = LinkState(now: now, bandwidthBitsPerSecond: meter?.measuredBitsPerSecond.map(Double.init),
                               latency: meter?.latency.seconds ?? 0, videos: videos, thumbnails: waitingThumbnails(rank: rank))
         return (state, seats)
     }

@@ -100,8 +100,10 @@ public enum DownloadDecision: Sendable, Hashable {
 public struct LinkState: Sendable {
     /// Seconds on the session's clock.
     public var now: Double
-    /// Estimated throughput, bits per second: the caller's meter (before it has measured, its
-    /// initial guess, as `device.bandwidthEstimateKbps`); nil when the caller has no estimate.
+    /// Estimated throughput, bits per second: the caller's meter once it rests on a measurement
+    /// (this session's transfers, or an estimate remembered for the network); nil before, when
+    /// all it has is a configured guess (`device.bandwidthEstimateKbps`, 8 Mbit/s by default):
+    /// a policy then starts from a guess of its own.
     public var bandwidthBitsPerSecond: Double?
     /// Estimated time from a request to its first byte, seconds.
     public var latency: Double

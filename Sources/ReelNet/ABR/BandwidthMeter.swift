@@ -11,15 +11,25 @@ public final class BandwidthMeter: Sendable {
     /// Changed after every sample, for whoever waits for measurements (tests).
     public let changes = ChangeSignal()
 
-    public init(initialBitsPerSecond: Int, parameters: BandwidthEstimator.Parameters = .init()) {
+    /// Whether the initial estimate was measured (remembered from an earlier session on this
+    /// network) rather than configured.
+    private let initialIsMeasured: Bool
+
+    package init(initialBitsPerSecond: Int, parameters: BandwidthEstimator.Parameters, initialIsMeasured: Bool) {
         estimator = Locked(BandwidthEstimator(initialBitsPerSecond: initialBitsPerSecond, parameters: parameters))
+        self.initialIsMeasured = initialIsMeasured
+    }
+
+    /// A meter starting from a configured guess.
+    public convenience init(initialBitsPerSecond: Int, parameters: BandwidthEstimator.Parameters = .init()) {
+        self.init(initialBitsPerSecond: initialBitsPerSecond, parameters: parameters, initialIsMeasured: false)
     }
 
     /// A meter as the configuration describes it: starting from `initialKbps` (a remembered
     /// estimate) or else `device.bandwidthEstimateKbps`, with the `abr.meter.*` window.
     public convenience init(config: ReelConfig, initialKbps: Int? = nil) {
         self.init(initialBitsPerSecond: (initialKbps ?? config.device.bandwidthEstimateKbps) * 1000,
-                  parameters: BandwidthEstimator.Parameters(config.abr.meter))
+                  parameters: BandwidthEstimator.Parameters(config.abr.meter), initialIsMeasured: initialKbps != nil)
     }
 
     /// One sample: `bytes` arrived over `elapsed` of transfer time.
@@ -41,6 +51,13 @@ public final class BandwidthMeter: Sendable {
 
     /// The estimate now, in bits per second.
     public var bitsPerSecond: Int { estimator.withLock { $0.bitsPerSecond } }
+
+    /// The estimate once it rests on a measurement (this session's samples, or an estimate
+    /// remembered for the network); nil while it is only the configured guess. The link
+    /// scheduler plans a cold start with its own cautious guess instead (`scheduler.startBandwidthKbps`).
+    package var measuredBitsPerSecond: Int? {
+        estimator.withLock { $0.isMeasured || initialIsMeasured ? $0.bitsPerSecond : nil }
+    }
 
     /// `play` reads from this link for as long as it has not `leave`n; `playing` says whether its
     /// playhead moves (only those share the link with a rule deciding now).

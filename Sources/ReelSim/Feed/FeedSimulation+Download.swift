@@ -279,7 +279,7 @@ extension FeedSimulation {
             let distance = distances[waiting.card] ?? (coordinator.card(waiting.card)?.state.isMounted == true ? 0 : behind)
             return ThumbnailState(id: waiting.card, distance: distance, bytes: models.media.imageBytes(waiting.url, baseURL: baseURL))
         }
-        let state = LinkState(now: now, bandwidthBitsPerSecond: Double(estimate), latency: estimator.latency.seconds, videos: videos,
+        let state = LinkState(now: now, bandwidthBitsPerSecond: estimator.isMeasured ? Double(estimate) : nil, latency: estimator.latency.seconds, videos: videos,
                               thumbnails: thumbnails)
         return (state, ladders)
     }

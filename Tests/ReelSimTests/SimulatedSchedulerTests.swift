@@ -6,11 +6,12 @@ import ReelServer
 import ReelSim
 import Testing
 
-/// The link scheduler's give-ups performed by the feed simulation (virtual time): a segment of
+/// The link scheduler's decisions performed by the feed simulation (virtual time): a segment of
 /// the playing video that a collapsed link can no longer bring in time is stopped and fetched
-/// afresh at the lowest variant.
-@Suite("Feed simulation: giving up a late segment")
-struct SimulatedGiveUpTests {
+/// afresh at the lowest variant; a cold session's first segments are planned on the
+/// scheduler's own cautious guess.
+@Suite("Feed simulation: the link scheduler's decisions")
+struct SimulatedSchedulerTests {
     static let base = URL(string: "http://simulated.test/")!
 
     /// One short of eight 2-second segments at 400 and 2,400 kbit/s (100,000 and 600,000 bytes).
@@ -49,5 +50,34 @@ struct SimulatedGiveUpTests {
         #expect(!switches.contains { $0.segment > down.segment && $0.to.hasSuffix("#high") }, "switches \(switches)")
         // Waiting for the high segment alone would stall about 15 s.
         #expect(outcome.summary.stalls.totalMs < 10_000, "stalled \(outcome.summary.stalls.totalMs) ms, switches \(switches)")
+    }
+
+    @Test("a cold session: the scheduler plans its first segments on scheduler.startBandwidthKbps, not the meter's configured guess")
+    func aColdStartPlansOnTheSchedulersOwnGuess() throws {
+        let (catalog, media) = try Self.feed()
+        // 1 Mbit/s throughout: the 2,400 kbit/s rung's first segment takes 4.8 s there.
+        let trace = try BandwidthTrace(name: "steady", steps: [.init(start: 0, kbps: 1_000, latencyMilliseconds: 50)], end: .hold)
+        func firstSegment(_ settings: [String]) throws -> (variant: String, stalledMs: Double) {
+            let config = try ConfigResolver().resolve([.assignments(["pagination.loopCatalog=false", "scheduler.policy=scheduler"]
+                                                                        + settings)]).config
+            let user = RetentionUser(videos: 1, seconds: 20) { _, _, _ in 16 }
+            let simulation = FeedSimulation(config: config, catalog: catalog, baseURL: Self.base,
+                                            models: SimModels(profile: NetworkProfile(trace: trace), media: media), user: user)
+            let outcome = simulation.run()
+            let urls = outcome.events.compactMap { event -> String? in
+                if case .fetch(let fetch) = event.kind, fetch.networkBytes > 0 { fetch.url } else { nil }
+            }
+            let first = try #require(urls.first { $0.hasSuffix("/0") }, "fetched \(urls)")
+            return (String(first.split(separator: "#").last ?? ""), outcome.summary.stalls.totalMs)
+        }
+        // The meter's guess (device.bandwidthEstimateKbps, 8 Mbit/s by default) is no measurement:
+        // the scheduler's cautious 1 Mbit/s starts at the lowest rung, and nothing stalls.
+        let cold = try firstSegment([])
+        #expect(cold.variant == "low/0", "\(cold)")
+        #expect(cold.stalledMs == 0, "\(cold)")
+        // Its own guess is what decides: a generous one starts high on the same link, and stalls.
+        let generous = try firstSegment(["scheduler.startBandwidthKbps=20000"])
+        #expect(generous.variant == "high/0", "\(generous)")
+        #expect(generous.stalledMs > 1_000, "\(generous)")
     }
 }
