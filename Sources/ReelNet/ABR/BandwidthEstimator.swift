@@ -33,6 +33,9 @@ public struct BandwidthEstimator: Sendable, Hashable {
     public let parameters: Parameters
     /// The estimate before enough has been measured, in bits per second.
     public private(set) var initialBitsPerSecond: Int
+    /// Whether the initial estimate was measured (remembered from an earlier session on this
+    /// network) rather than configured.
+    public let initialIsMeasured: Bool
     private var window: SlidingPercentile
     /// Samples taken, bytes and time measured, over the estimator's life.
     public private(set) var samples = 0
@@ -43,9 +46,10 @@ public struct BandwidthEstimator: Sendable, Hashable {
     /// How many latencies the latency estimate is the median of.
     public static let latencySamples = 8
 
-    public init(initialBitsPerSecond: Int, parameters: Parameters = Parameters()) {
+    public init(initialBitsPerSecond: Int, parameters: Parameters = Parameters(), initialIsMeasured: Bool = false) {
         self.parameters = parameters
         self.initialBitsPerSecond = max(1, initialBitsPerSecond)
+        self.initialIsMeasured = initialIsMeasured
         window = SlidingPercentile(maxWeight: parameters.maxWeight)
     }
 
@@ -83,5 +87,12 @@ public struct BandwidthEstimator: Sendable, Hashable {
     public var bitsPerSecond: Int {
         guard isMeasured, let value = window.value(at: parameters.percentile) else { return initialBitsPerSecond }
         return max(1, Int(value.rounded()))
+    }
+
+    /// The estimate once it rests on a measurement (this estimator's samples, or a remembered
+    /// initial one); nil while it is only the configured guess. The link scheduler plans a cold
+    /// start with its own cautious guess instead (`scheduler.startBandwidthKbps`).
+    public var measuredBitsPerSecond: Int? {
+        isMeasured || initialIsMeasured ? bitsPerSecond : nil
     }
 }

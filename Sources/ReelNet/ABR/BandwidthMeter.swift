@@ -11,13 +11,9 @@ public final class BandwidthMeter: Sendable {
     /// Changed after every sample, for whoever waits for measurements (tests).
     public let changes = ChangeSignal()
 
-    /// Whether the initial estimate was measured (remembered from an earlier session on this
-    /// network) rather than configured.
-    private let initialIsMeasured: Bool
-
     package init(initialBitsPerSecond: Int, parameters: BandwidthEstimator.Parameters, initialIsMeasured: Bool) {
-        estimator = Locked(BandwidthEstimator(initialBitsPerSecond: initialBitsPerSecond, parameters: parameters))
-        self.initialIsMeasured = initialIsMeasured
+        estimator = Locked(BandwidthEstimator(initialBitsPerSecond: initialBitsPerSecond, parameters: parameters,
+                                              initialIsMeasured: initialIsMeasured))
     }
 
     /// A meter starting from a configured guess.
@@ -52,12 +48,8 @@ public final class BandwidthMeter: Sendable {
     /// The estimate now, in bits per second.
     public var bitsPerSecond: Int { estimator.withLock { $0.bitsPerSecond } }
 
-    /// The estimate once it rests on a measurement (this session's samples, or an estimate
-    /// remembered for the network); nil while it is only the configured guess. The link
-    /// scheduler plans a cold start with its own cautious guess instead (`scheduler.startBandwidthKbps`).
-    package var measuredBitsPerSecond: Int? {
-        estimator.withLock { $0.isMeasured || initialIsMeasured ? $0.bitsPerSecond : nil }
-    }
+    /// The estimate once it rests on a measurement (`BandwidthEstimator.measuredBitsPerSecond`).
+    package var measuredBitsPerSecond: Int? { estimator.withLock { $0.measuredBitsPerSecond } }
 
     /// `play` reads from this link for as long as it has not `leave`n; `playing` says whether its
     /// playhead moves (only those share the link with a rule deciding now).

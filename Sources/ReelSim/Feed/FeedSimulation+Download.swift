@@ -279,8 +279,8 @@ extension FeedSimulation {
             let distance = distances[waiting.card] ?? (coordinator.card(waiting.card)?.state.isMounted == true ? 0 : behind)
             return ThumbnailState(id: waiting.card, distance: distance, bytes: models.media.imageBytes(waiting.url, baseURL: baseURL))
         }
-        let state = LinkState(now: now, bandwidthBitsPerSecond: estimator.isMeasured ? Double(estimate) : nil, latency: estimator.latency.seconds, videos: videos,
-                              thumbnails: thumbnails)
+        let state = LinkState(now: now, bandwidthBitsPerSecond: estimator.measuredBitsPerSecond.map(Double.init),
+                              latency: estimator.latency.seconds, videos: videos, thumbnails: thumbnails)
         return (state, ladders)
     }
 

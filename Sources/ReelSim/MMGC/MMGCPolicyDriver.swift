@@ -84,7 +84,7 @@ package struct MMGCPolicyDriver: MMGCDecider, Sendable {
             state.stalls = stalls[video.index] ?? 0
             return state
         }
-        return LinkState(now: now, bandwidthBitsPerSecond: meter.isMeasured ? Double(meter.bitsPerSecond) : nil, latency: MMGCLink.requestMs / 1000, videos: videos)
+        return LinkState(now: now, bandwidthBitsPerSecond: meter.measuredBitsPerSecond.map(Double.init), latency: MMGCLink.requestMs / 1000, videos: videos)
     }
 
     /// What does not change about a video while it is queued.
