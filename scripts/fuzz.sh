@@ -43,8 +43,10 @@ binary() {
 for target in $FUZZ_TARGETS; do binary "$target" >/dev/null; done
 
 echo "Building the fuzz targets ($FUZZ_CONFIG, -sanitize=fuzzer) in .build-fuzz..."
+# FUZZ_SWIFT_FLAGS: more `swift build` options (make fuzz-short passes the test builds' whole-module flags).
+# shellcheck disable=SC2086
 "$SWIFT" build -c "$FUZZ_CONFIG" --package-path Fuzz --scratch-path "$SCRATCH" \
-  -Xswiftc -sanitize=fuzzer
+  -Xswiftc -sanitize=fuzzer ${FUZZ_SWIFT_FLAGS:-}
 bin=$SCRATCH/$FUZZ_CONFIG
 
 if [ $# -gt 0 ]; then

@@ -43,7 +43,9 @@ struct CacheDataSourceTests {
             }
             let before = cache.entries.map(\.key)
             try await CacheHarness.close(cache)
-            cache = try await harness.openCache()
+            let warnings = WarningLog()
+            cache = try await harness.openCache(warnings: warnings)
+            #expect(warnings.lines.isEmpty)
             #expect(cache.entries.map(\.key) == before)
             #expect(before.last == harness.url("a.bin").absoluteString)
             #expect(cache.statistics().counters.hits == 1 && cache.statistics().counters.misses == 3)
