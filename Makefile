@@ -51,7 +51,8 @@ test: deps
 
 ## tsan: the concurrency tests under the thread sanitizer: the suites in each test target's Concurrency/ folder (the
 ## blocking pool, the decoder pool, players, the feed engine, prefetcher, cache, transfer engine, launch controller and
-## Lottie renderer, and what they need), built in a folder of their own (.build-tsan) so the normal build stays as it is.
+## Lottie renderer, and what they need), built in a folder of their own (.build-tsan) so the normal build stays as it is;
+## the launch tests' asset checker is the `reel` of the test build (REEL_TEST_PRODUCTS).
 ## tsan-suppressions.txt names the one known false positive (Swift's continuation hand-off) and why.
 ## Only those folders and what they depend on are built (TSAN_TARGETS and REEL_TEST_SOURCES, read by Package.swift: a
 ## sanitized build of everything took as long as the normal one), and TSAN_WIDTH tests run at once (instrumented code is
@@ -60,8 +61,9 @@ TSAN_TARGETS := ReelCoreTests,ReelMediaTests,ReelEngineTests,ReelNetTests,ReelLa
 TSAN_WIDTH ?= 4
 TSAN_ENV := REEL_TEST_TARGETS=$(TSAN_TARGETS) REEL_TEST_SOURCES=Concurrency
 tsan: deps
+	$(SWIFT) build --product reel --scratch-path $(TEST_SCRATCH) $(TEST_SWIFT_FLAGS)
 	$(TSAN_ENV) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(TEST_SWIFT_FLAGS)
-	$(TSAN_ENV) SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TSAN_WIDTH) \
+	$(TSAN_ENV) SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TSAN_WIDTH) REEL_TEST_PRODUCTS=$(TEST_SCRATCH)/debug \
 	  TSAN_OPTIONS="suppressions=$(CURDIR)/tsan-suppressions.txt $$TSAN_OPTIONS" \
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 

@@ -14,7 +14,9 @@ package enum PackagePaths {
     /// The built `reel-view` executable next to the test bundle.
     package static var viewBinary: URL { builtProduct("reel-view") }
 
-    /// An executable product of the package, built beside the test bundle.
+    /// An executable product of the package: built beside the test bundle; else in the folder
+    /// `REEL_TEST_PRODUCTS` names (`make tsan` builds no executables and points at `make test`'s);
+    /// else in `swift build`'s `.build/debug`.
     package static func builtProduct(_ name: String) -> URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         // `swift test` runs <build>/debug/ReelPackageTests.xctest; the tool sits beside it.
@@ -22,6 +24,9 @@ package enum PackagePaths {
             let candidate = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
+        }
+        if let products = ProcessInfo.processInfo.environment["REEL_TEST_PRODUCTS"], !products.isEmpty {
+            return URL(fileURLWithPath: products, relativeTo: root).appendingPathComponent(name)
         }
         return root.appendingPathComponent(".build/debug/\(name)")
     }
