@@ -68,12 +68,16 @@ struct FeedSimulationTests {
         #expect(blocks.firstFrameBytes(of: 313_208) == 65_536)
         #expect(SimTiming().demuxed(40_000, of: 200_000) == 40_000)
         #expect(SimTiming().firstFrameBytes(of: 313_208) == 46_981)
-        // A link exactly as fast as the video (800 kbit/s): read as it arrives, the playhead stays
-        // about a first frame's bytes behind what arrived; read in 32 KiB blocks, it reaches the
-        // end of each block before the next is whole.
+        // The key frame's bytes are one frame, not 15 % of the segment's media.
+        #expect(SimTiming().playableShare(30_000, of: 200_000) == 0)
+        #expect(SimTiming().playableShare(115_000, of: 200_000) == 0.5)
+        #expect(SimTiming().playableShare(200_000, of: 200_000) == 1)
+        // A link a quarter faster than the video (1 Mbit/s): read as it arrives, the frames after
+        // each key frame come faster than they play; read in 32 KiB blocks, the first frame's block
+        // holds almost nothing more, and the playhead reaches its end before the next is whole.
         let (catalog, media) = try Self.feed(count: 1)
         let config = try Self.config(["prefetch.enabled=false"])
-        let link = NetworkProfile(name: "test", latencyMilliseconds: 50, bandwidthKbps: 800)
+        let link = NetworkProfile(name: "test", latencyMilliseconds: 50, bandwidthKbps: 1_000)
         var stalls: [Int] = []
         for timing in [SimTiming(), blocks] {
             let user = RetentionUser(videos: 1, seconds: 10) { _, _, _ in 7.5 }
@@ -83,6 +87,25 @@ struct FeedSimulationTests {
         }
         #expect(stalls[0] == 0)
         #expect(stalls[1] > 0)
+    }
+
+    @Test("on a link slower than its video, a short runs dry at its first frame, as the engine's players do")
+    func aSlowLinkRunsDryAtTheFirstFrame() throws {
+        // 400 kbit/s for an 800 kbit/s video: the first frame needs the key frame (15 % of the
+        // segment); the frames after it come at half speed, so nothing more is there to play.
+        let (catalog, media) = try Self.feed(count: 1)
+        let config = try Self.config(["prefetch.enabled=false"])
+        let link = NetworkProfile(name: "test", latencyMilliseconds: 50, bandwidthKbps: 400)
+        let user = RetentionUser(videos: 1, seconds: 10) { _, _, _ in 7.5 }
+        let outcome = FeedSimulation(config: config, catalog: catalog, baseURL: Self.base,
+                                     models: SimModels(profile: link, media: media), user: user).run()
+        let frame = try #require(outcome.events.first { if case .firstFrame = $0.kind { true } else { false } })
+        let stall = try #require(outcome.events.lazy.compactMap { event -> (time: Double, ms: Double)? in
+            if case .stall(let dry) = event.kind { (event.time, dry.ms) } else { nil }
+        }.first)
+        let ranDryAt = stall.time - stall.ms / 1000
+        // Within the player's timers' grain (20 ms); counting the key frame as media, 0.6 s later.
+        #expect(abs(ranDryAt - frame.time) <= 0.021, "first frame at \(frame.time) s, ran dry at \(ranDryAt) s")
     }
 
     @Test("a retention user watches each video for its seconds of content, then swipes to the next")

@@ -74,8 +74,9 @@ struct SimPlayer {
 extension FeedSimulation {
     /// Frames per second of the bundled media, for the frame counts of the reports.
     static let framesPerSecond = 30.0
-    /// How close the playhead may come to what arrived of a segment still on its way before the
-    /// player counts as run dry: its timers look again no more often than this.
+    /// How often, at most, a player's timers look again as its playhead nears what arrived of a
+    /// segment still on its way. It runs dry only on reaching it: at a first frame nothing but the
+    /// key frame is there, and a segment arriving faster than it plays must not count as a stall.
     static let dryGrain = 0.02
 
     func mount(_ id: PlayerID, card: String, video: URL) {
@@ -325,7 +326,7 @@ extension FeedSimulation {
         if player.fetching, player.step == .segments, let key = player.currentKey, let transfer = inFlight[key],
            let info = transfers[transfer], info.total > 0, stream.segmentDurations.indices.contains(player.downloaded) {
             let demuxed = models.timing.demuxed(link.received(transfer) + info.offset, of: info.total)
-            player.partial = Double(demuxed) / Double(info.total) * stream.segmentDurations[player.downloaded]
+            player.partial = models.timing.playableShare(demuxed, of: info.total) * stream.segmentDurations[player.downloaded]
         }
         players[id] = player
     }
@@ -397,7 +398,7 @@ extension FeedSimulation {
                 players[id]?.ended = true
                 players[id]?.playing = false
                 inbox.append(.player(id, .ended))
-            } else if player.playhead >= player.downloadedMedia - Self.dryGrain, !player.isComplete {
+            } else if player.playhead >= player.downloadedMedia - 1e-9, !player.isComplete {
                 players[id]?.stalledSince = now
                 players[id]?.rebuffers += 1
                 inbox.append(.player(id, .stalled))

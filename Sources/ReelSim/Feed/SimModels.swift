@@ -27,6 +27,17 @@ package struct SimTiming: Sendable, Hashable {
         return arrived / demuxerReadBytes * demuxerReadBytes
     }
 
+    /// The share of a segment's media that `demuxed` of its `total` bytes let play: none before its
+    /// key frame (`firstFrameShare` of the bytes, one frame), then the other frames as their bytes come.
+    /// (Counting the key frame's bytes as media, a short that started on a link slower than its
+    /// bitrate played on for 15 % of its first segment where the engine's ran dry at its first frame.)
+    package func playableShare(_ demuxed: Int, of total: Int) -> Double {
+        guard total > 0, demuxed < total else { return 1 }
+        let key = Int(Double(total) * firstFrameShare)
+        guard key < total else { return 0 }
+        return Double(max(0, demuxed - key)) / Double(total - key)
+    }
+
     /// The bytes of a first segment of `total` bytes that must arrive before its first frame
     /// decodes: `firstFrameShare` of it, rounded up to a whole demuxer read, at most all of it.
     package func firstFrameBytes(of total: Int) -> Int {
