@@ -33,15 +33,20 @@ package struct SimTiming: Sendable, Hashable {
     /// bitrate played on for 15 % of its first segment where the engine's ran dry at its first frame.)
     package func playableShare(_ demuxed: Int, of total: Int) -> Double {
         guard total > 0, demuxed < total else { return 1 }
-        let key = Int(Double(total) * firstFrameShare)
+        let key = keyFrameBytes(of: total)
         guard key < total else { return 0 }
         return Double(max(0, demuxed - key)) / Double(total - key)
+    }
+
+    /// The bytes of a segment's key frame (and the headers before it): `firstFrameShare` of them.
+    private func keyFrameBytes(of total: Int) -> Int {
+        Int(Double(total) * firstFrameShare)
     }
 
     /// The bytes of a first segment of `total` bytes that must arrive before its first frame
     /// decodes: `firstFrameShare` of it, rounded up to a whole demuxer read, at most all of it.
     package func firstFrameBytes(of total: Int) -> Int {
-        let share = max(1, Int(Double(total) * firstFrameShare))
+        let share = max(1, keyFrameBytes(of: total))
         guard demuxerReadBytes > 0 else { return min(share, max(1, total)) }
         let blocks = (share + demuxerReadBytes - 1) / demuxerReadBytes
         return max(1, min(total, blocks * demuxerReadBytes))
