@@ -130,9 +130,11 @@ final class PlayerDecodeSession: @unchecked Sendable {
             // Waiting for the next packet is fine before the first frame (or when nothing waits
             // for frames), and while frames remain to be shown, but only until they have been:
             // then the picture freezes and the player has run dry, whether the queue has been
-            // empty since or packets trickle in slower than they play.
+            // empty since or packets trickle in slower than they play. The frame on screen
+            // counts: just after the first frame nothing is queued, yet it shows for a frame's
+            // interval, time for the next packet to arrive.
             let unbounded = core.frames == 0 || renderer.mode == .fast
-            let ahead = renderer.bufferedDuration
+            let ahead = renderer.timeToFreeze
             let deadline = unbounded ? nil : ContinuousClock.now + ahead
             switch queue.pop(wait: unbounded || ahead > .zero, since: epoch, deadline: deadline) {
             case .packet(let packet):

@@ -44,6 +44,9 @@ public final class HeadlessRenderer: @unchecked Sendable {
     private var shownPTS: (first: Double, last: Double)?
     /// The picture of the frame presented last, when frames come with theirs.
     private var presented: Picture?
+    /// When the frame taken off the queue last stops showing (its due time plus a frame
+    /// interval) unless another follows: the picture lasts until then with nothing queued.
+    private var showsUntil: Duration?
 
     /// `interval` is the nominal frame duration (1/fps) used to judge drops.
     public init(mode: Mode, clock: any FrameClock = MonotonicFrameClock(), capacity: Int = 8,
@@ -89,6 +92,18 @@ public final class HeadlessRenderer: @unchecked Sendable {
         defer { condition.unlock() }
         guard let first = queue.first, let last = queue.last else { return .zero }
         return .seconds(last.pts - first.pts) + interval
+    }
+
+    /// Media time left before the picture freezes if no other frame comes: the frames queued and
+    /// what remains of the one taken off the queue to show. A decoder that finds no packet has
+    /// this long before the player has run dry (the queue alone is empty from the moment the
+    /// first frame is taken to show, well before it stops showing).
+    package var timeToFreeze: Duration {
+        condition.lock()
+        defer { condition.unlock() }
+        let showing = showsUntil.map { max(.zero, $0 - clock.now()) } ?? .zero
+        guard let first = queue.first, let last = queue.last else { return showing }
+        return showing + .seconds(last.pts - first.pts) + interval
     }
 
     /// No more frames will come; waits until every queued frame has been shown.
@@ -194,6 +209,7 @@ public final class HeadlessRenderer: @unchecked Sendable {
                 pts: frame.pts, arrivedAt: frame.arrivedAt, now: clock.now(), nextReady: !queue.isEmpty,
                 interval: interval)
             guard case .present(let due) = decision else { continue }
+            showsUntil = due + interval
             condition.unlock()
             clock.sleep(until: due)
             let shownAt = clock.now()

@@ -138,9 +138,22 @@ final class SteppedClock: FrameClock, @unchecked Sendable {
 
     func now() -> Duration { manual.now.offset }
 
+    /// Deadlines of the sleeps under way.
+    private var sleeping: [Duration] = []
+
     func sleep(until deadline: Duration) {
         condition.lock()
+        sleeping.append(deadline)
+        condition.broadcast()
         while manual.now.offset < deadline { condition.wait() }
+        sleeping.removeAll { $0 == deadline }
+        condition.unlock()
+    }
+
+    /// Blocks until a thread sleeps until `deadline` (a renderer holding a frame due then).
+    func waitForSleep(until deadline: Duration) {
+        condition.lock()
+        while !sleeping.contains(deadline) { condition.wait() }
         condition.unlock()
     }
 
