@@ -8,7 +8,10 @@ import ReelCore
 /// `maxPackets` packets whatever their timestamps say. Until its first play a mounted player reads
 /// only `preparedBuffer` (when set): enough for its first frame and a start, without paying for a
 /// video the user may scroll past. A player that ran out of media while
-/// playing waits for `rebuffer` of it (or the end) before it goes on, so it does not flap.
+/// playing waits for `rebuffer` of it (or the end) before it goes on, so it does not flap; or,
+/// with `fastResume`, for that much only while media arrives clearly faster than it plays (it
+/// would not run dry again soon: a start shows its first frame with one frame in hand, and
+/// waiting a whole `rebuffer` after the next frame comes late turned a hiccup into half a second).
 public struct BufferPolicy: Sendable, Hashable {
     public var maxBuffer: Duration
     public var minBuffer: Duration
@@ -16,23 +19,33 @@ public struct BufferPolicy: Sendable, Hashable {
     public var maxPackets: Int
     /// The high watermark before the first play; nil reads to `maxBuffer` from the start.
     public var preparedBuffer: Duration?
+    /// Media enough to go on after running dry while media arrives at least `fastResumeRate`
+    /// times as fast as it plays; nil: only `rebuffer`.
+    public var fastResume: Duration?
+    /// Media seconds arrived per second of a stall that let a player go on at `fastResume`.
+    public var fastResumeRate: Double
 
     public init(maxBuffer: Duration = .seconds(3), minBuffer: Duration = .milliseconds(1500),
-                rebuffer: Duration = .seconds(1), maxPackets: Int = 1024, preparedBuffer: Duration? = nil) {
+                rebuffer: Duration = .seconds(1), maxPackets: Int = 1024, preparedBuffer: Duration? = nil,
+                fastResume: Duration? = nil, fastResumeRate: Double = 2) {
         self.maxBuffer = maxBuffer
         self.minBuffer = min(minBuffer, maxBuffer)
         self.rebuffer = min(rebuffer, maxBuffer)
         self.maxPackets = max(1, maxPackets)
         self.preparedBuffer = preparedBuffer.map { min($0, maxBuffer) }
+        self.fastResumeRate = max(1, fastResumeRate)
+        self.fastResume = fastResume.map { min($0, min(rebuffer, maxBuffer)) }
     }
 
     /// The policy the `playback.*` keys describe: `maxBufferMs`, `minBufferMs`,
-    /// `bufferWatermarkMs` (needed to go on after running dry), `maxBufferPackets` and
-    /// `preparedBufferMs` (0: none).
+    /// `bufferWatermarkMs` (needed to go on after running dry), `maxBufferPackets`,
+    /// `preparedBufferMs` (0: none), `fastResumeMs` (0: none) and `fastResumeRate`.
     public init(_ settings: PlaybackSettings) {
         self.init(maxBuffer: .milliseconds(settings.maxBufferMs), minBuffer: .milliseconds(settings.minBufferMs),
                   rebuffer: .milliseconds(settings.bufferWatermarkMs), maxPackets: settings.maxBufferPackets,
-                  preparedBuffer: settings.preparedBufferMs > 0 ? .milliseconds(settings.preparedBufferMs) : nil)
+                  preparedBuffer: settings.preparedBufferMs > 0 ? .milliseconds(settings.preparedBufferMs) : nil,
+                  fastResume: settings.fastResumeMs > 0 ? .milliseconds(settings.fastResumeMs) : nil,
+                  fastResumeRate: settings.fastResumeRate)
     }
 
     /// Whether the demuxer should read another packet with `buffered` media in `packets` packets
@@ -44,8 +57,12 @@ public struct BufferPolicy: Sendable, Hashable {
         return wasReading || buffered < minBuffer
     }
 
-    /// Whether a player that ran dry may go on.
-    public func mayResumeAfterStall(buffered: Duration, packets: Int, ended: Bool) -> Bool {
-        ended || buffered >= rebuffer || packets >= maxPackets
+    /// Whether a player that ran dry may go on, with `buffered` media in `packets` packets, of
+    /// which `gained` arrived during the `stalled` time since it ran dry.
+    public func mayResumeAfterStall(buffered: Duration, packets: Int, ended: Bool,
+                                    stalled: Duration = .zero, gained: Duration = .zero) -> Bool {
+        if ended || buffered >= rebuffer || packets >= maxPackets { return true }
+        guard let fastResume, buffered >= fastResume, stalled > .zero else { return false }
+        return gained / stalled >= fastResumeRate
     }
 }

@@ -167,8 +167,12 @@ final class PacketQueue: @unchecked Sendable {
     func waitToResume(policy: BufferPolicy, extra: () -> Duration, since epoch: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
+        let began = ContinuousClock.now
+        let before = lockedSpan + extra()
         while !closed && wakeEpoch == epoch {
-            if failure != nil || policy.mayResumeAfterStall(buffered: lockedSpan + extra(), packets: entries.count - head, ended: ended) {
+            let buffered = lockedSpan + extra()
+            if failure != nil || policy.mayResumeAfterStall(buffered: buffered, packets: entries.count - head, ended: ended,
+                                                            stalled: ContinuousClock.now - began, gained: buffered - before) {
                 return true
             }
             condition.wait()

@@ -11,7 +11,8 @@ import ReelNet
 /// cached first), reads segments ahead under the real `BufferPolicy` (a little before its first
 /// play, more after), decodes its first frame once the start of the first segment is there
 /// (`SimTiming`) and holds it when prerolling, and plays at 1x: it runs dry when the playhead
-/// reaches what arrived, goes on once `playback.bufferWatermarkMs` is back, and ends at the
+/// reaches what arrived, goes on once `playback.bufferWatermarkMs` is back (or `playback.fastResumeMs`
+/// arriving fast enough: `BufferPolicy`), and ends at the
 /// video's end. Adaptive plays choose each segment's variant with the real `ABRPolicy`.
 struct SimPlayer {
     enum Step { case manifest, playlist, initSection, segments }
@@ -343,11 +344,13 @@ extension FeedSimulation {
         players[id] = player
     }
 
-    /// A stalled player that has `playback.bufferWatermarkMs` again (or the rest of its video)
-    /// goes on.
+    /// A stalled player that has `playback.bufferWatermarkMs` again (or the rest of its video),
+    /// or `playback.fastResumeMs` arriving fast enough (`BufferPolicy`), goes on.
     private func resumeIfRefilled(_ id: PlayerID) {
-        guard let player = players[id], player.stalledSince != nil else { return }
-        if buffer.mayResumeAfterStall(buffered: .seconds(player.buffered), packets: 0, ended: player.isComplete) {
+        guard let player = players[id], let since = player.stalledSince else { return }
+        // It ran dry with nothing ahead, so all it has arrived during the stall.
+        if buffer.mayResumeAfterStall(buffered: .seconds(player.buffered), packets: 0, ended: player.isComplete,
+                                      stalled: .seconds(now - since), gained: .seconds(player.buffered)) {
             endStall(id)
         }
     }

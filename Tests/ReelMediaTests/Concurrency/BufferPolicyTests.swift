@@ -24,6 +24,30 @@ struct BufferPolicyTests {
         #expect(policy.mayResumeAfterStall(buffered: .zero, packets: 0, ended: true))
     }
 
+    /// With `fastResume`, media arriving clearly faster than it plays lets a player go on with
+    /// less than the rebuffer mark; arriving slower, it waits for the whole mark.
+    @Test func aPlayerThatRanDryGoesOnSoonerWhileMediaArrivesFast() {
+        var fast = policy
+        fast.fastResume = .milliseconds(250)
+        fast.fastResumeRate = 1.25
+        // 300 ms of media in 200 ms of stall: 1.5 times as fast as it plays.
+        #expect(fast.mayResumeAfterStall(buffered: .milliseconds(300), packets: 9, ended: false,
+                                         stalled: .milliseconds(200), gained: .milliseconds(300)))
+        #expect(!policy.mayResumeAfterStall(buffered: .milliseconds(300), packets: 9, ended: false,
+                                            stalled: .milliseconds(200), gained: .milliseconds(300)), "off without fastResume")
+        // Not yet the fast mark, however fast it comes.
+        #expect(!fast.mayResumeAfterStall(buffered: .milliseconds(200), packets: 6, ended: false,
+                                          stalled: .milliseconds(50), gained: .milliseconds(200)))
+        // 300 ms in 300 ms: no faster than it plays, so the whole mark.
+        #expect(!fast.mayResumeAfterStall(buffered: .milliseconds(300), packets: 9, ended: false,
+                                          stalled: .milliseconds(300), gained: .milliseconds(300)))
+        // What was there when it ran dry is not counted as arriving.
+        #expect(!fast.mayResumeAfterStall(buffered: .milliseconds(400), packets: 12, ended: false,
+                                          stalled: .milliseconds(200), gained: .milliseconds(200)))
+        #expect(fast.mayResumeAfterStall(buffered: .milliseconds(500), packets: 15, ended: false,
+                                         stalled: .seconds(10), gained: .milliseconds(100)), "the rebuffer mark as before")
+    }
+
     @Test func theConfigurationDescribesIt() {
         var config = ReelConfig()
         config.playback.maxBufferMs = 4000
@@ -33,6 +57,11 @@ struct BufferPolicyTests {
         #expect(policy.maxBuffer == .seconds(4))
         #expect(policy.minBuffer == .seconds(4), "the low watermark never exceeds the high one")
         #expect(policy.rebuffer == .milliseconds(700))
+        #expect(policy.fastResume == nil, "off by default")
+        config.playback.fastResumeMs = 250
+        config.playback.fastResumeRate = 1.5
+        #expect(BufferPolicy(config.playback).fastResume == .milliseconds(250))
+        #expect(BufferPolicy(config.playback).fastResumeRate == 1.5)
         #expect(policy.maxPackets == config.playback.maxBufferPackets)
     }
 }
