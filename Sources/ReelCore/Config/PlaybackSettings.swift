@@ -44,10 +44,10 @@ public struct PlaybackSettings: ConfigSection {
     public var bufferWatermarkMs = 1000
 
     @Setting("A player that ran dry goes on with this much media, in milliseconds, while media arrives at least fastResumeRate times as fast as it plays (else it waits for bufferWatermarkMs); 0 always waits for bufferWatermarkMs.", .range(0...60_000))
-    public var fastResumeMs = 0
+    public var fastResumeMs = 500
 
     @Setting("Media seconds arrived per second of a stall that let a player go on at fastResumeMs.", .range(1.0...100.0))
-    public var fastResumeRate = 2.0
+    public var fastResumeRate = 1.5
 
     @Setting("A user's play on a video that already ended starts it again from the beginning; false ignores the tap.")
     public var userPlayReplaysEnded = true

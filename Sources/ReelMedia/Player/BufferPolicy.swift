@@ -27,7 +27,7 @@ public struct BufferPolicy: Sendable, Hashable {
 
     public init(maxBuffer: Duration = .seconds(3), minBuffer: Duration = .milliseconds(1500),
                 rebuffer: Duration = .seconds(1), maxPackets: Int = 1024, preparedBuffer: Duration? = nil,
-                fastResume: Duration? = nil, fastResumeRate: Double = 2) {
+                fastResume: Duration? = nil, fastResumeRate: Double = 1.5) {
         self.maxBuffer = maxBuffer
         self.minBuffer = min(minBuffer, maxBuffer)
         self.rebuffer = min(rebuffer, maxBuffer)

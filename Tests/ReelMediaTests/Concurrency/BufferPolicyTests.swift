@@ -57,11 +57,13 @@ struct BufferPolicyTests {
         #expect(policy.maxBuffer == .seconds(4))
         #expect(policy.minBuffer == .seconds(4), "the low watermark never exceeds the high one")
         #expect(policy.rebuffer == .milliseconds(700))
-        #expect(policy.fastResume == nil, "off by default")
+        #expect(policy.fastResume == .milliseconds(500) && policy.fastResumeRate == 1.5)
         config.playback.fastResumeMs = 250
-        config.playback.fastResumeRate = 1.5
+        config.playback.fastResumeRate = 3
         #expect(BufferPolicy(config.playback).fastResume == .milliseconds(250))
-        #expect(BufferPolicy(config.playback).fastResumeRate == 1.5)
+        #expect(BufferPolicy(config.playback).fastResumeRate == 3)
+        config.playback.fastResumeMs = 0
+        #expect(BufferPolicy(config.playback).fastResume == nil, "0 turns it off")
         #expect(policy.maxPackets == config.playback.maxBufferPackets)
     }
 }
