@@ -28,13 +28,14 @@ public struct BufferPolicy: Sendable, Hashable {
     public init(maxBuffer: Duration = .seconds(3), minBuffer: Duration = .milliseconds(1500),
                 rebuffer: Duration = .seconds(1), maxPackets: Int = 1024, preparedBuffer: Duration? = nil,
                 fastResume: Duration? = nil, fastResumeRate: Double = 1.5) {
+        let rebuffer = min(rebuffer, maxBuffer)
         self.maxBuffer = maxBuffer
         self.minBuffer = min(minBuffer, maxBuffer)
-        self.rebuffer = min(rebuffer, maxBuffer)
+        self.rebuffer = rebuffer
         self.maxPackets = max(1, maxPackets)
         self.preparedBuffer = preparedBuffer.map { min($0, maxBuffer) }
         self.fastResumeRate = max(1, fastResumeRate)
-        self.fastResume = fastResume.map { min($0, min(rebuffer, maxBuffer)) }
+        self.fastResume = fastResume.map { min($0, rebuffer) }
     }
 
     /// The policy the `playback.*` keys describe: `maxBufferMs`, `minBufferMs`,

@@ -90,6 +90,11 @@ public final class HeadlessRenderer: @unchecked Sendable {
     public var bufferedDuration: Duration {
         condition.lock()
         defer { condition.unlock() }
+        return queuedSpan
+    }
+
+    /// Media time of the queued frames; under `condition`.
+    private var queuedSpan: Duration {
         guard let first = queue.first, let last = queue.last else { return .zero }
         return .seconds(last.pts - first.pts) + interval
     }
@@ -101,9 +106,7 @@ public final class HeadlessRenderer: @unchecked Sendable {
     package var timeToFreeze: Duration {
         condition.lock()
         defer { condition.unlock() }
-        let showing = showsUntil.map { max(.zero, $0 - clock.now()) } ?? .zero
-        guard let first = queue.first, let last = queue.last else { return showing }
-        return showing + .seconds(last.pts - first.pts) + interval
+        return (showsUntil.map { max(.zero, $0 - clock.now()) } ?? .zero) + queuedSpan
     }
 
     /// No more frames will come; waits until every queued frame has been shown.
