@@ -39,7 +39,7 @@ struct LinkDeskTests {
     static func join(_ seat: LinkDesk.Seat, playing: Bool, ladder: [Int] = [1_200_000, 300_000, 600_000], segments: Int = 4,
                      fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))? = nil) {
         seat.join(ladder: ladder, durations: Array(repeating: 2, count: segments), start: 1,
-                  probe: { ABRPlayhead(position: .zero, stalls: 0, playing: playing) }, cached: { _, _ in nil }, fill: fill)
+                  probe: { ABRPlayhead(position: .zero, stalls: 0, playing: playing) }, cached: { _, _ in nil }, received: nil, fill: fill)
     }
 
     /// Runs a blocking call on a thread of the blocking pool, as a demuxer's would run.
@@ -117,6 +117,44 @@ struct LinkDeskTests {
         allWaiting.continuation.finish()
     }
 
+    @Test("a segment on its way is shown to the policy with what has arrived of it, as the play's cache counts it, until it is in")
+    func theSegmentsOnTheLinkAreShown() async throws {
+        let fetched = Mutex(false)
+        let seen = AsyncStream<[InFlightRequest]>.makeStream()
+        let policy = Scripted { state in
+            seen.continuation.yield(state.inFlight)
+            let first = fetched.withLock { done in defer { done = true }; return !done }
+            return first ? .fetch(SegmentRequest(video: "c", segment: 0, variant: 0)) : .wait(until: state.now + 60)
+        }
+        let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 3)
+        let gate = DispatchSemaphore(value: 0)
+        let filled = AsyncStream<Void>.makeStream()
+        desk.seat(card: "c").join(ladder: [300_000, 600_000], durations: [2, 2], start: 0,
+                                  probe: { ABRPlayhead(position: .zero, stalls: 0, playing: true) }, cached: { _, _ in nil },
+                                  received: { variant, segment in variant == 0 && segment == 0 ? 30_000 : nil },
+                                  fill: { _, _, _ in
+                                      gate.wait()
+                                      filled.continuation.yield()
+                                      return (bytes: 75_000, seconds: 1)
+                                  })
+        var states = seen.stream.makeAsyncIterator()
+        // The first look: nothing on the link; it asks for segment 0 at 300 kbit/s, filled.
+        #expect(await states.next() == [])
+        // A step while the fill runs shows it: 75,000 bytes (2 s at 300 kbit/s), 30,000 in.
+        desk.setOrder([(card: "next", urgent: false)])
+        let onTheLink = try #require(await states.next())
+        #expect(onTheLink.map(\.request) == [SegmentRequest(video: "c", segment: 0, variant: 0)])
+        #expect(onTheLink.first?.bytes == 75_000 && onTheLink.first?.received == 30_000, "\(onTheLink)")
+        // Once in, it is off the link.
+        gate.signal()
+        var fills = filled.stream.makeAsyncIterator()
+        await fills.next()
+        var after = try #require(await states.next())
+        while !after.isEmpty { after = try #require(await states.next()) }
+        #expect(after.isEmpty)
+        seen.continuation.finish()
+    }
+
     @Test("a play whose playlist names no bitrate learns it from a segment whole in the cache: the policy sees its bytes")
     func aCachedSegmentTeachesTheBitrate() throws {
         let shown = Mutex<[Int]>([])
@@ -128,7 +166,7 @@ struct LinkDeskTests {
         // A media playlist alone (bitrate 0 in its ladder) whose first segment, 80,000 bytes of 2 s, is cached.
         desk.seat(card: "back").join(ladder: [0], durations: [2, 2, 2], start: 0, probe: { nil }, cached: { _, segment in
             segment == 0 ? 80_000 : nil
-        }, fill: nil)
+        }, received: nil, fill: nil)
         #expect(shown.withLock { $0 } == [80_000, 80_000, 80_000])
     }
 
@@ -144,7 +182,7 @@ struct LinkDeskTests {
         let desk = LinkDesk(policy: policy, meter: nil, maxTransfers: 3)
         // A player opening its first segment has no probe yet (nil), another is mounted and paused.
         desk.seat(card: "opening").join(ladder: [300_000], durations: [2, 2], start: 0, probe: { nil }, cached: { _, _ in nil },
-                                        fill: nil)
+                                        received: nil, fill: nil)
         Self.join(desk.seat(card: "paused"), playing: false)
         #expect(shown.withLock { $0 }.isEmpty)
         desk.setPlaying(["opening": nil])
@@ -337,7 +375,7 @@ struct LinkDeskTests {
         let held: Set<[Int]> = [[1, 0], [0, 0], [2, 1], [0, 1]]
         seat.join(ladder: [1_200_000, 300_000, 600_000], durations: [2, 2, 2, 2], start: 1,
                   probe: { ABRPlayhead(position: .zero, stalls: 0, playing: true) }, cached: { held.contains([$0, $1]) ? 100_000 : nil },
-                  fill: { _, _, _ in (bytes: 150_000, seconds: 1) })
+                  received: nil, fill: { _, _, _ in (bytes: 150_000, seconds: 1) })
         // Ladder positions, lowest bitrate first: 0.3 is 0, 0.6 is 1.
         #expect(downloaded.withLock { $0 }.prefix(2) == [0, 1])
         #expect(asked.withLock { $0 }.first?.segment == 2)

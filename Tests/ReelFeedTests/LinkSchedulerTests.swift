@@ -206,6 +206,58 @@ struct LinkSchedulerTests {
         #expect(start.video == "next" && start.segment == 0, "\(start)")
     }
 
+    /// A video of 2-second segments at the three bitrates.
+    static func twoSecondVideo(_ id: String, distance: Int, downloaded: [Int] = [], playhead: Double = 0) -> VideoState {
+        VideoState(id: id, distance: distance, isPlaying: distance == 0, playhead: playhead, downloaded: downloaded.count,
+                   downloadedVariants: downloaded, segmentDurations: Array(repeating: 2, count: 10), bitrates: bitrates,
+                   sizes: bitrates.map { Array(repeating: $0 / 4, count: 10) })
+    }
+
+    @Test("a start does not share the link with a playing video's segment on its way that would then arrive late; it goes once that segment is nearly in")
+    func aStartWaitsForAPlayingSegmentOnItsWay() throws {
+        // A carousel: the first card has 8 s in hand; the second is 0.8 s into its first segment,
+        // which is on its way (400 kB, 0.5 s alone at the 6.4 Mbit/s planned). Beside the next
+        // card's start it would take 1 s, past the 0.9 s before the playhead reaches its end.
+        let first = Self.twoSecondVideo("c1", distance: 0, downloaded: [2, 2, 2, 2])
+        let second = Self.twoSecondVideo("c2", distance: 0, downloaded: [2], playhead: 0.8)
+        let ahead = Self.twoSecondVideo("next", distance: 1)
+        var scheduler = Self.scheduler(measured: [8_000_000])
+        func state(received: Int?) -> LinkState {
+            let flights = received.map { [InFlightRequest(request: SegmentRequest(video: "c2", segment: 0, variant: 2), bytes: 400_000,
+                                                          received: $0)] } ?? []
+            return LinkState(now: 0, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [first, second, ahead], inFlight: flights)
+        }
+        let crowded = scheduler.decide(state(received: 0))
+        #expect(Self.fetched(crowded) == nil, "\(crowded)")
+        // Nearly in (100 kB to come), the start no longer makes it late.
+        let room = try #require(Self.fetched(scheduler.decide(state(received: 300_000))))
+        #expect(room.video == "next" && room.segment == 0, "\(room)")
+        // A caller that cannot tell what is on the link has the start go as before.
+        let blind = try #require(Self.fetched(scheduler.decide(state(received: nil))))
+        #expect(blind.video == "next", "\(blind)")
+    }
+
+    @Test("the playing video's next segment, once due, does not share the link with its segment on its way that would then arrive late; it goes once that one is nearly in")
+    func theNextSegmentWaitsForTheOneOnItsWay() throws {
+        // 3.2 s into a video whose second segment (400 kB, 0.5 s alone at the 6.4 Mbit/s
+        // planned) is on its way: 0.8 s before the playhead reaches its end, 0.5 s less the
+        // margin. The third segment is due. Beside the second with all of it to come, the
+        // second would take 1 s: it waits. With 100 kB to come (0.25 s shared) it goes.
+        let playing = Self.twoSecondVideo("a", distance: 0, downloaded: [2, 2], playhead: 3.2)
+        var scheduler = Self.scheduler(measured: [8_000_000])
+        func state(received: Int) -> LinkState {
+            LinkState(now: 0, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing],
+                      inFlight: [InFlightRequest(request: SegmentRequest(video: "a", segment: 1, variant: 2), bytes: 400_000, received: received)])
+        }
+        let crowded = scheduler.decide(state(received: 0))
+        #expect(Self.fetched(crowded) == nil, "\(crowded)")
+        let due = try #require(Self.fetched(scheduler.decide(state(received: 300_000))))
+        #expect(due.video == "a" && due.segment == 2, "\(due)")
+        // Not knowing what is on the link, it goes as before.
+        let blind = try #require(Self.fetched(scheduler.decide(LinkState(now: 0, bandwidthBitsPerSecond: nil, latency: 0.05, videos: [playing]))))
+        #expect(blind.segment == 2, "\(blind)")
+    }
+
     @Test("a start is fetched at the variant of its own video's plan; at the playing video's bitrate only where the score charges a change across videos")
     func aStartTakesItsOwnVariant() throws {
         // The playing video has one variant of 400 kbit/s, with 3 s buffered; the next one has the ladder.

@@ -23,7 +23,7 @@ struct SegmentTurnsTests {
         let grantsAsked = true
 
         func join(ladder: [Int], durations: [Double], start: Int, probe: @escaping @Sendable () -> ABRPlayhead?,
-                  cached: @escaping @Sendable (Int, Int) -> Int?,
+                  cached: @escaping @Sendable (Int, Int) -> Int?, received: (@Sendable (Int, Int) -> Int?)?,
                   fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))?) {
             joined.withLock { $0.append(Joined(ladder: ladder, durations: durations, start: start)) }
             if let fill { fills.withLock { $0.append(fill) } }

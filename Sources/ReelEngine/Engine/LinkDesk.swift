@@ -72,6 +72,8 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         var durations: [Double]
         var probe: @Sendable () -> ABRPlayhead?
         var cached: @Sendable (Int, Int) -> Int?
+        /// The bytes arrived of a segment on its way (nil: the play cannot tell).
+        var received: (@Sendable (Int, Int) -> Int?)?
         var fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))?
         /// Ladder positions of the segments fetched or on their way, from the first.
         var variants: [Int] = []
@@ -79,6 +81,8 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         var reading: Set<Int> = []
         /// Segments being filled into the cache.
         var filling: Set<Int> = []
+        /// When each segment reading or filling went on the link.
+        var sent: [Int: ContinuousClock.Instant] = [:]
         /// The segment the demuxer waits at, and the controller variant its own rule chose.
         var waiting: Int?
         var proposed = 0
@@ -205,7 +209,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         package var grantsAsked: Bool { desk.grantsAsked }
 
         package func join(ladder: [Int], durations: [Double], start: Int, probe: @escaping @Sendable () -> ABRPlayhead?,
-                          cached: @escaping @Sendable (Int, Int) -> Int?,
+                          cached: @escaping @Sendable (Int, Int) -> Int?, received: (@Sendable (Int, Int) -> Int?)?,
                           fill: (@Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double))?) {
             let positions = ladder.indices.filter { ladder[$0] > 0 || $0 == start }.sorted { ladder[$0] < ladder[$1] }
             // What the cache holds already (fetched for this card's prefetch seat or an earlier
@@ -216,7 +220,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                 // A card's player, or a newer prefetch job of it, takes over from its prefetch seat.
                 for (other, play) in desk.plays where play.prefetch && play.card == card { desk.remove(other) }
                 var play = Play(card: card, prefetch: prefetch, ladder: positions, bitrates: positions.map { ladder[$0] },
-                                durations: durations, probe: probe, cached: cached, fill: fill)
+                                durations: durations, probe: probe, cached: cached, received: received, fill: fill)
                 play.variants = held.map(\.position)
                 if let first = held.first { play.learnBitrate(segment: 0, bytes: first.bytes) }
                 desk.plays[id] = play
@@ -231,6 +235,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         package func arrived(segment index: Int, bytes: Int, seconds: Double) {
             desk.locked {
                 guard var play = desk.plays[id], play.reading.remove(index) != nil else { return }
+                play.sent[index] = nil
                 desk.heard(&play, segment: index, bytes: bytes, seconds: seconds)
                 desk.plays[id] = play
                 desk.decide()
@@ -378,9 +383,11 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                 if play.waiting == request.segment {
                     play.waiting = nil
                     play.reading.insert(request.segment)
+                    play.sent[request.segment] = .now
                     waitersWanted = true
                 } else if let fill = play.fill {
                     play.filling.insert(request.segment)
+                    play.sent[request.segment] = .now
                     startFill(id, fill: fill, variant: play.ladder[request.variant], segment: request.segment,
                               cancellation: play.cancellation)
                 }
@@ -411,6 +418,7 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
             let result = Result { try fill(variant, segment, cancellation) }
             locked {
                 guard var play = plays[id], play.filling.remove(segment) != nil else { return }
+                play.sent[segment] = nil
                 switch result {
                 case .success(let fetched):
                     // Served whole from the cache: nothing for the policy, the bitrate for the play.
@@ -452,6 +460,8 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
         others.sort { (rank[plays[$0.id]!.card] ?? Int.max, -$0.id) < (rank[plays[$1.id]!.card] ?? Int.max, -$1.id) }
         var videos: [VideoState] = []
         var seats: [String: Int] = [:]
+        var inFlight: [InFlightRequest] = []
+        let latency = meter?.latency.seconds ?? 0
         for (position, entry) in (playing + others).enumerated() {
             guard let play = plays[entry.id] else { continue }
             // Each seat is a video of its own; a card's second seat is named after the seat too.
@@ -469,11 +479,33 @@ package final class LinkDesk: @unchecked Sendable {  // every mutable field is r
                 asks: play.waiting.map { SegmentRequest(video: video, segment: $0, variant: play.ladder.firstIndex(of: play.proposed) ?? 0) },
                 playsUntil: isPlaying && !play.prefetch ? granted[play.card] ?? nil : nil))
             seats[video] = entry.id
+            inFlight += onTheLink(play, as: video, sizes: videos[videos.count - 1].sizes, latency: latency)
         }
         let now = (ContinuousClock.now - began).seconds
         let state = LinkState(now: now, bandwidthBitsPerSecond: meter?.measuredBitsPerSecond.map(Double.init),
-                              latency: meter?.latency.seconds ?? 0, videos: videos, thumbnails: waitingThumbnails(rank: rank))
+                              latency: latency, videos: videos, thumbnails: waitingThumbnails(rank: rank), inFlight: inFlight)
         return (state, seats)
+    }
+
+    /// The segments of `play` (the video `video`, of `sizes`) on the link, with the bytes arrived
+    /// of each and its pace once its body has flowed for a tenth of a second; none when the play
+    /// cannot tell what arrived. As `placesTaken` counts them: a paused player's demuxer rests in
+    /// the middle of a segment, which then moves nothing. Under the lock.
+    private func onTheLink(_ play: Play, as video: String, sizes: [[Int]], latency: Double) -> [InFlightRequest] {
+        guard let received = play.received else { return [] }
+        let reading = !play.prefetch && granted.keys.contains(play.card) ? play.reading : []
+        return reading.union(play.filling).sorted().compactMap { segment in
+            guard play.variants.indices.contains(segment), sizes.indices.contains(play.variants[segment]),
+                  sizes[play.variants[segment]].indices.contains(segment) else { return nil }
+            let position = play.variants[segment]
+            let variant = play.ladder[position], bytes = sizes[position][segment]
+            // Not in flight: not opened yet, or whole in the cache before its arrival is heard.
+            let arrived = received(variant, segment) ?? (play.cached(variant, segment) != nil ? bytes : 0)
+            let flowing = play.sent[segment].map { (ContinuousClock.now - $0).seconds - latency } ?? 0
+            return InFlightRequest(request: SegmentRequest(video: video, segment: segment, variant: position),
+                                   bytes: bytes, received: arrived,
+                                   bitsPerSecond: flowing >= 0.1 && arrived > 0 ? Double(arrived) * 8 / flowing : nil)
+        }
     }
 
     /// The thumbnails waiting for a turn, nearest first, as the simulation places them: a card

@@ -113,14 +113,18 @@ public struct LinkState: Sendable {
     public var videos: [VideoState]
     /// Thumbnails (a merch card's image) waiting for the link, nearest first.
     public var thumbnails: [ThumbnailState]
+    /// The segments on their way, which `videos` count as downloaded, with what has arrived of
+    /// each: when they will be in. Empty when none is, or when the caller cannot tell.
+    public var inFlight: [InFlightRequest]
 
     public init(now: Double, bandwidthBitsPerSecond: Double?, latency: Double, videos: [VideoState],
-                thumbnails: [ThumbnailState] = []) {
+                thumbnails: [ThumbnailState] = [], inFlight: [InFlightRequest] = []) {
         self.now = now
         self.bandwidthBitsPerSecond = bandwidthBitsPerSecond
         self.latency = latency
         self.videos = videos
         self.thumbnails = thumbnails
+        self.inFlight = inFlight
     }
 }
 

@@ -183,24 +183,29 @@ public struct LinkScheduler: DownloadPolicy {
         }
         learn(playing)
         let link = Link(bandwidth: plannedBandwidth(state), latency: state.latency)
+        let share = LinkShare(state, bandwidth: link.bandwidth, margin: parameters.margin)
         let retention0 = retention(playing)
         let buffered = playing.buffered
 
-        // 1. The playing video: its plan, and whether its next segment is due.
+        // 1. The playing video: its plan, and whether its next segment is due. Due, it goes
+        // unless it would make a playing video's segment on its way late (`LinkShare`): then
+        // nothing goes until that one is nearly in.
         var next: (level: Int, seconds: Double, wanted: Bool, due: Double)?
         if playing.needsMore {
             let level = bestVariant(playing, retention0, link)
-            let seconds = link.seconds(playing.sizes[level][playing.downloaded])
+            let bytes = playing.sizes[level][playing.downloaded]
+            let seconds = link.seconds(bytes)
             let chance = retention0.chance(of: playing.start(of: playing.downloaded), from: playing.playhead)
-            let megabits = Double(playing.sizes[level][playing.downloaded]) * 8 / 1e6
+            let megabits = Double(bytes) * 8 / 1e6
             // Fetching now wastes its bytes if the user leaves first; leaving it until the user
             // gets there stalls for its download (and a stall, however short, is felt).
             let wanted = buffered <= 0.001
                 || (1 - chance) * parameters.byteCost * megabits <= chance * parameters.stallPrice(seconds: seconds)
             // Due by the slowest of the last transfers: a link that varies fetches earlier.
-            let slowest = link.latency + Double(playing.sizes[level][playing.downloaded]) * 8 / worstBandwidth(state)
+            let slowest = link.latency + Double(bytes) * 8 / worstBandwidth(state)
             next = (level, seconds, wanted, max(seconds, slowest))
-            if wanted && buffered <= max(seconds, slowest) + parameters.margin {
+            if wanted, let due = next?.due, buffered <= due + parameters.margin {
+                if share.crowds(bytes) { return .wait(until: state.now + parameters.poll) }
                 return fetch(playing, level: level, playing: true)
             }
         }
@@ -210,16 +215,18 @@ public struct LinkScheduler: DownloadPolicy {
         let others = state.videos.filter { $0.isPlaying && $0.id != playing.id && $0.needsMore }.sorted { $0.buffered < $1.buffered }
         for other in others {
             let level = bestVariant(other, retention(other), link)
-            let seconds = link.seconds(other.sizes[level][other.downloaded])
-            if other.buffered <= seconds + parameters.margin {
+            let bytes = other.sizes[level][other.downloaded]
+            if other.buffered <= link.seconds(bytes) + parameters.margin, !share.crowds(bytes) {
                 return fetch(other, level: level, playing: true)
             }
         }
 
         // 2. Starts of the videos ahead and the thumbnails of cards coming near, nearest first;
         // a thumbnail waits behind a start as near as its card, and neither may make the playing
-        // video late.
-        func late(_ seconds: Double) -> Bool {
+        // video late: its next segment must still be in time after them, and no segment of a
+        // playing video on its way may arrive late beside them.
+        func late(_ seconds: Double, bytes: Int) -> Bool {
+            if share.crowds(bytes) { return true }
             guard let next, next.wanted else { return false }
             return buffered - seconds < next.seconds + parameters.margin
         }
@@ -227,16 +234,17 @@ public struct LinkScheduler: DownloadPolicy {
         let ahead = state.videos.filter { $0.distance > playing.distance }.sorted { $0.distance < $1.distance }
         for (index, video) in ahead.enumerated() where !video.isComplete && video.start(of: video.downloaded) < parameters.startMedia - 1e-9 {
             if let thumbnail, thumbnail.distance < video.distance {
-                if late(link.seconds(thumbnail.bytes)) { break }
+                if late(link.seconds(thumbnail.bytes), bytes: thumbnail.bytes) { break }
                 return .fetchThumbnail(thumbnail.id)
             }
             let level = parameters.chargesChangeAcrossVideos ? video.variant(near: reference) : bestVariant(video, retention(video), link, prefetched: true)
-            let seconds = link.seconds(video.sizes[level][video.downloaded])
+            let bytes = video.sizes[level][video.downloaded]
+            let seconds = link.seconds(bytes)
             let reach = reachProbability(video, steps: video.distance - playing.distance)
             let chance = reach * retention(video).chance(of: video.start(of: video.downloaded), from: 0)
-            let megabits = Double(video.sizes[level][video.downloaded]) * 8 / 1e6
+            let megabits = Double(bytes) * 8 / 1e6
             let worth = chance * parameters.stallCost * seconds - (1 - chance) * parameters.byteCost * megabits
-            let isLate = late(seconds)
+            let isLate = late(seconds, bytes: bytes)
             if isLate && worth < 0 { break }
             guard worth >= 0 else { continue }
             if parameters.chargesEarlyStart && video.downloaded == 0 {
@@ -253,18 +261,20 @@ public struct LinkScheduler: DownloadPolicy {
                 // start is worth more than that segment's bytes if the user leaves first. Not
                 // where the score charges an early start: there the start's moment is weighed
                 // against that charge above, and the benchmark scored lower with it (docs/scheduler.md).
-                if !parameters.chargesEarlyStart, let next, worth > earlyWaste(playing, level: next.level, retention0) {
+                if !parameters.chargesEarlyStart, let next, worth > earlyWaste(playing, level: next.level, retention0),
+                   !share.crowds(playing.sizes[next.level][playing.downloaded]) {
                     return fetch(playing, level: next.level, playing: true)
                 }
                 break
             }
             return fetch(video, level: level, playing: false)
         }
-        if let thumbnail, !late(link.seconds(thumbnail.bytes)) { return .fetchThumbnail(thumbnail.id) }
+        if let thumbnail, !late(link.seconds(thumbnail.bytes), bytes: thumbnail.bytes) { return .fetchThumbnail(thumbnail.id) }
 
         // 3. The playing video reads ahead while the link is free and its viewers stay.
         if let next, next.wanted, buffered < parameters.maxBuffer,
-           retention0.chance(of: playing.start(of: playing.downloaded + 1), from: playing.playhead) >= parameters.bufferRetention {
+           retention0.chance(of: playing.start(of: playing.downloaded + 1), from: playing.playhead) >= parameters.bufferRetention,
+           !share.crowds(playing.sizes[next.level][playing.downloaded]) {
             return fetch(playing, level: next.level, playing: true)
         }
 
@@ -492,3 +502,4 @@ extension VideoState {
         bitrates.indices.last { bitrates[$0] <= bitrate } ?? 0
     }
 }
+

@@ -130,13 +130,17 @@ public final class ABRController: Sendable {
             guard let self, let cache, let spec = try? self.loadedSpec(variant: variant, segment: segment) else { return nil }
             return cache.completeBytes(spec)
         }
+        let received: @Sendable (Int, Int) -> Int? = { [weak self] variant, segment in
+            guard let self, let cache, let spec = try? self.loadedSpec(variant: variant, segment: segment) else { return nil }
+            return cache.bytesInFlight(of: spec.cacheKey).map(Int.init)
+        }
         let fill: @Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double) = { [weak self] variant, segment, cancellation in
             guard let self else { throw ReelError(.cancelled, "the play ended") }
             if let problem = self.load(variant) { throw problem.error }
             return try self.factory.fill(self.spec(variant: variant, segment: segment), cancellation: cancellation, log: self.log)
         }
         turns.join(ladder: bitrates, durations: durations, start: startVariant, probe: probe, cached: cached,
-                   fill: cache == nil ? nil : fill)
+                   received: cache == nil ? nil : received, fill: cache == nil ? nil : fill)
     }
 
     /// Segment `segment` of `variant` when that variant's playlist is loaded (no fetch).

@@ -13,11 +13,14 @@ public protocol SegmentTurns: Sendable {
     /// The play joins: `ladder` holds the bits per second of each variant it may read (the
     /// controller's variant indices), `durations` each segment's seconds, `start` the variant it
     /// starts on; `probe` says where its player stands; `cached` the bytes of a segment at a
-    /// variant when it is whole in the cache (nil otherwise); `fill` fetches one into the cache
-    /// for it (nil without a cache), and returns its body bytes and seconds on the link (none
-    /// when the cache served it whole). Blocking calls run on threads of their own.
+    /// variant when it is whole in the cache (nil otherwise); `received` the bytes that arrived
+    /// so far of one on its way (nil without a cache, which alone can tell: the policy is then
+    /// not told what is on the link); `fill` fetches one into the cache for it (nil without a
+    /// cache), and returns its body bytes and seconds on the link (none when the cache served it
+    /// whole). Blocking calls run on threads of their own.
     func join(ladder: [Int], durations: [Double], start: Int, probe: @escaping @Sendable () -> ABRPlayhead?,
               cached: @escaping @Sendable (_ variant: Int, _ segment: Int) -> Int?,
+              received: (@Sendable (_ variant: Int, _ segment: Int) -> Int?)?,
               fill: (@Sendable (_ variant: Int, _ segment: Int, Cancellation) throws -> (bytes: Int, seconds: Double))?)
     /// Blocks until the play may open segment `index` (`previous`: the variant of the segment
     /// before; `proposed`: the one the play's own adaptive rule chose); the variant to read it

@@ -158,8 +158,11 @@ struct PrefetchJob: Sendable {
             onFetch(specs[segment].cacheKey)
             return try factory.fill(specs[segment], cancellation: cancellation)
         }
+        let received: @Sendable (Int, Int) -> Int? = { _, segment in
+            specs.indices.contains(segment) ? cache.bytesInFlight(of: specs[segment].cacheKey).map(Int.init) : nil
+        }
         turns.join(ladder: [plan.bitrate], durations: plan.segmentDurations, start: 0, probe: { nil }, cached: cached,
-                   fill: fills ? fill : nil)
+                   received: received, fill: fills ? fill : nil)
     }
 
     /// Failures of the network worth another try later (the transfer engine has already

@@ -107,15 +107,9 @@ extension FeedSimulation {
     func giveUpLate() {
         var flights: [InFlightRequest] = []
         var keys: [SegmentRequest: String] = [:]
-        for key in scheduled.keys.sorted() {
-            guard let request = scheduled[key], let id = inFlight[key], let transfer = transfers[id], transfer.joiners.isEmpty,
-                  canStop(transfer) else { continue }
-            // Its pace, once its body has flowed for a tenth of a second.
-            let flowing = now - transfer.startedAt - link.latency(at: transfer.startedAt)
-            let pace = flowing >= 0.1 ? Double(link.received(id)) * 8 / flowing : nil
-            flights.append(InFlightRequest(request: request, bytes: transfer.total, received: transfer.offset + link.received(id),
-                                           bitsPerSecond: pace))
-            keys[request] = key
+        for (key, flight, transfer) in scheduledFlights() where transfer.joiners.isEmpty && canStop(transfer) {
+            flights.append(flight)
+            keys[flight.request] = key
         }
         guard !flights.isEmpty else { return }
         let state = linkState(countingScheduled: false).0
@@ -136,6 +130,19 @@ extension FeedSimulation {
             if !player.segmentVariants.isEmpty { player.segmentVariants.removeLast() }
             players[id] = player
             reschedule(id)
+        }
+    }
+
+    /// The segments the policy asked for that are on the link, by cache key, with what has
+    /// arrived of each and its pace once its body has flowed for a tenth of a second.
+    private func scheduledFlights() -> [(key: String, flight: InFlightRequest, transfer: Transfer)] {
+        scheduled.keys.sorted().compactMap { key in
+            guard let request = scheduled[key], let id = inFlight[key], let transfer = transfers[id] else { return nil }
+            let flowing = now - transfer.startedAt - link.latency(at: transfer.startedAt)
+            let pace = flowing >= 0.1 ? Double(link.received(id)) * 8 / flowing : nil
+            let flight = InFlightRequest(request: request, bytes: transfer.total, received: transfer.offset + link.received(id),
+                                         bitsPerSecond: pace)
+            return (key, flight, transfer)
         }
     }
 
@@ -280,7 +287,8 @@ extension FeedSimulation {
             return ThumbnailState(id: waiting.card, distance: distance, bytes: models.media.imageBytes(waiting.url, baseURL: baseURL))
         }
         let state = LinkState(now: now, bandwidthBitsPerSecond: estimator.measuredBitsPerSecond.map(Double.init),
-                              latency: estimator.latency.seconds, videos: videos, thumbnails: thumbnails)
+                              latency: estimator.latency.seconds, videos: videos, thumbnails: thumbnails,
+                              inFlight: countingScheduled && schedulerDecides ? scheduledFlights().map(\.flight) : [])
         return (state, ladders)
     }
 

@@ -38,7 +38,7 @@ struct LinkDeskThumbnailTests {
         desk.setOrder([(card: "a", urgent: false), (card: "b", urgent: false)])
         let mounted = desk.seat(card: "m")
         mounted.join(ladder: [300_000], durations: [2, 2], start: 0, probe: { ABRPlayhead(position: .zero, stalls: 0, playing: false) },
-                     cached: { _, _ in nil }, fill: nil)
+                     cached: { _, _ in nil }, received: nil, fill: nil)
         let turns = ["b", "m", "z"].map { card in Task { await desk.thumbnailTurn(card: card, bytes: 20_000) } }
         var states = seen.makeAsyncIterator()
         var placed: [String: Int] = [:]
