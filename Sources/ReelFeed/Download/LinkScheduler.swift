@@ -190,7 +190,7 @@ public struct LinkScheduler: DownloadPolicy {
         // 1. The playing video: its plan, and whether its next segment is due. Due, it goes
         // unless it would make a playing video's segment on its way late (`LinkShare`): then
         // nothing goes until that one is nearly in.
-        var next: (level: Int, seconds: Double, wanted: Bool, due: Double)?
+        var next: (level: Int, bytes: Int, seconds: Double, wanted: Bool, due: Double)?
         if playing.needsMore {
             let level = bestVariant(playing, retention0, link)
             let bytes = playing.sizes[level][playing.downloaded]
@@ -203,8 +203,9 @@ public struct LinkScheduler: DownloadPolicy {
                 || (1 - chance) * parameters.byteCost * megabits <= chance * parameters.stallPrice(seconds: seconds)
             // Due by the slowest of the last transfers: a link that varies fetches earlier.
             let slowest = link.latency + Double(bytes) * 8 / worstBandwidth(state)
-            next = (level, seconds, wanted, max(seconds, slowest))
-            if wanted, let due = next?.due, buffered <= due + parameters.margin {
+            let due = max(seconds, slowest)
+            next = (level, bytes, seconds, wanted, due)
+            if wanted && buffered <= due + parameters.margin {
                 if share.crowds(bytes) { return .wait(until: state.now + parameters.poll) }
                 return fetch(playing, level: level, playing: true)
             }
@@ -262,7 +263,7 @@ public struct LinkScheduler: DownloadPolicy {
                 // where the score charges an early start: there the start's moment is weighed
                 // against that charge above, and the benchmark scored lower with it (docs/scheduler.md).
                 if !parameters.chargesEarlyStart, let next, worth > earlyWaste(playing, level: next.level, retention0),
-                   !share.crowds(playing.sizes[next.level][playing.downloaded]) {
+                   !share.crowds(next.bytes) {
                     return fetch(playing, level: next.level, playing: true)
                 }
                 break
@@ -274,7 +275,7 @@ public struct LinkScheduler: DownloadPolicy {
         // 3. The playing video reads ahead while the link is free and its viewers stay.
         if let next, next.wanted, buffered < parameters.maxBuffer,
            retention0.chance(of: playing.start(of: playing.downloaded + 1), from: playing.playhead) >= parameters.bufferRetention,
-           !share.crowds(playing.sizes[next.level][playing.downloaded]) {
+           !share.crowds(next.bytes) {
             return fetch(playing, level: next.level, playing: true)
         }
 
@@ -502,4 +503,3 @@ extension VideoState {
         bitrates.indices.last { bitrates[$0] <= bitrate } ?? 0
     }
 }
-

@@ -44,5 +44,3 @@ struct LinkShare {
 
     private func seconds(_ bytes: Int) -> Double { Double(bytes) * 8 / bandwidth }
 }
-
-

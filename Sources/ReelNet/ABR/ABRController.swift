@@ -126,13 +126,16 @@ public final class ABRController: Sendable {
         let bitrates = virtualPlaylist == nil
             ? ladder.indices.map { $0 == startVariant ? ladder[$0].bandwidth : 0 }
             : ladder.map(\.bandwidth)
-        let cached: @Sendable (Int, Int) -> Int? = { [weak self] variant, segment in
-            guard let self, let cache, let spec = try? self.loadedSpec(variant: variant, segment: segment) else { return nil }
-            return cache.completeBytes(spec)
+        // A segment the cache can speak of: its variant's playlist is loaded.
+        let loaded: @Sendable (Int, Int) -> DataSpec? = { [weak self] variant, segment in
+            guard let self, cache != nil else { return nil }
+            return try? self.loadedSpec(variant: variant, segment: segment)
         }
-        let received: @Sendable (Int, Int) -> Int? = { [weak self] variant, segment in
-            guard let self, let cache, let spec = try? self.loadedSpec(variant: variant, segment: segment) else { return nil }
-            return cache.bytesInFlight(of: spec.cacheKey).map(Int.init)
+        let cached: @Sendable (Int, Int) -> Int? = { variant, segment in
+            loaded(variant, segment).flatMap { cache?.completeBytes($0) }
+        }
+        let received: @Sendable (Int, Int) -> Int? = { variant, segment in
+            loaded(variant, segment).flatMap { cache?.bytesInFlight(of: $0.cacheKey) }.map(Int.init)
         }
         let fill: @Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double) = { [weak self] variant, segment, cancellation in
             guard let self else { throw ReelError(.cancelled, "the play ended") }

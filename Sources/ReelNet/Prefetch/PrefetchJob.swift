@@ -150,6 +150,9 @@ struct PrefetchJob: Sendable {
         let cached: @Sendable (Int, Int) -> Int? = { _, segment in
             specs.indices.contains(segment) ? cache.completeBytes(specs[segment]) : nil
         }
+        let received: @Sendable (Int, Int) -> Int? = { _, segment in
+            specs.indices.contains(segment) ? cache.bytesInFlight(of: specs[segment].cacheKey).map(Int.init) : nil
+        }
         let (factory, onFetch, url) = (self.factory, self.onFetch, self.url)
         let fill: @Sendable (Int, Int, Cancellation) throws -> (bytes: Int, seconds: Double) = { _, segment, cancellation in
             guard specs.indices.contains(segment) else {
@@ -157,9 +160,6 @@ struct PrefetchJob: Sendable {
             }
             onFetch(specs[segment].cacheKey)
             return try factory.fill(specs[segment], cancellation: cancellation)
-        }
-        let received: @Sendable (Int, Int) -> Int? = { _, segment in
-            specs.indices.contains(segment) ? cache.bytesInFlight(of: specs[segment].cacheKey).map(Int.init) : nil
         }
         turns.join(ladder: [plan.bitrate], durations: plan.segmentDurations, start: 0, probe: { nil }, cached: cached,
                    received: received, fill: fills ? fill : nil)
